@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Install what the course needs into ./.venv (Python 3.10+ with venv).
+#   bash scripts/setup.sh          Python packages, exactly as pinned in requirements.txt
+#   bash scripts/setup.sh --test   also Debian's chromium and the Nanum fonts for browser tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+  "" | --test) ;;
+  *) echo "setup.sh: unknown option '$1'; use no option, or --test to add the browser-test packages" >&2; exit 2 ;;
+esac
+
+if [ "${1:-}" = "--test" ] && ! { command -v chromium >/dev/null && fc-list 2>/dev/null | grep -qi nanum; }; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing Debian packages chromium and fonts-nanum (browser tests)"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-nanum >/dev/null
+fi
+
+python=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
