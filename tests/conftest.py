@@ -1,0 +1,113 @@
+"""Shared fixtures.
+
+Site fixtures (session-scoped, so a test run builds the site once and starts one browser):
+``built_site`` (the site built with ``mkdocs build --strict``), ``site_url`` (it, served
+on 127.0.0.1) and ``browser`` (Debian's chromium driven by Playwright); ``site_page`` is a
+fresh browser page per test that records every request it makes.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+# Debian's chromium; CHROMIUM_PATH points elsewhere (a different distribution's build)
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+# flags that keep chromium from calling home (component updates, sync, safe browsing
+# lists, QUIC probes): a test that counts requests to other hosts must see only the page's
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """Build the site once per session into a temp dir and return that dir."""
+    site = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
+    return site
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # keep pytest output clean
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site) -> str:
+    """Serve the built site over http on 127.0.0.1 (a free port); return its root URL."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium through Playwright (never `playwright install`)."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} not found; browser tests need Debian's chromium and a Korean font: "
+            "apt-get install -y chromium fonts-nanum",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site_page(browser, site_url):
+    """A new page in its own browser context (desktop size, Korean locale).
+
+    ``page.requests`` lists the URL of every request the page made; requests to any
+    host other than 127.0.0.1 are also aborted, so a test never waits on the network.
+    """
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, locale="ko-KR", service_workers="block"
+    )
+    page = context.new_page()
+    page.requests = []
+    context.on("request", lambda request: page.requests.append(request.url))
+
+    def only_local(route):
+        if urlsplit(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", only_local)
+    yield page
+    context.close()
+
