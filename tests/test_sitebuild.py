@@ -1,0 +1,66 @@
+"""Code inclusion and the glossary (tooltips, mistranslation checks), without building the site."""
+
+import pytest
+import yaml
+
+from tutorial_code.sitebuild import code, glossary
+
+
+def test_code_marker_includes_the_function_as_it_stands():
+    md = code.render_code_markers("text\n[[code:attention.scaled_dot_product_attention]]\nmore")
+    src = code.source_of("attention", "scaled_dot_product_attention")
+    assert src.startswith("def scaled_dot_product_attention(") and src.endswith("return weights @ v, weights  # (…, L_q, d_v), (…, L_q, L_k)")
+    assert f'```python title="tutorial_code/attention.py"\n{src}\n```' in md
+
+
+def test_code_marker_keeps_indentation_and_includes_classes_and_modules():
+    md = code.render_code_markers("1. step\n\n    [[code:multihead.MultiHeadAttention]]\n")
+    assert "\n    class MultiHeadAttention(nn.Module):" in md
+    assert code.source_of("masks").startswith('"""Boolean attention masks.')
+
+
+@pytest.mark.parametrize("marker, message", [
+    ("[[code:attention.scaled_dot_product]]", "Did you mean 'scaled_dot_product_attention'"),
+    ("[[code:nosuchmodule.f]]", "no module of tutorial_code matches"),
+    ("[[code:models.TransformerConfig.d_k]]", "only top-level names"),
+])
+def test_unknown_code_markers_fail(marker, message):
+    with pytest.raises(KeyError, match=message):
+        code.render_code_markers(marker)
+
+
+def test_glossary_has_both_languages_and_no_duplicates():
+    terms = glossary.load()
+    assert len(terms) >= 30
+    assert len({t.ko for t in terms}) == len(terms) and len({t.en.lower() for t in terms}) == len(terms)
+    assert glossary.find_mistranslations("트랜스포머는 변압기가 아니다", terms) == [("변압기", "트랜스포머")]
+
+
+def test_glossary_rejects_broken_files(tmp_path):
+    bad = tmp_path / "g.yml"
+    entry = {"id": "a", "en": "attention", "ko": "어텐션", "en_def": "x", "ko_def": "y"}
+    bad.write_text(yaml.safe_dump([entry, {**entry, "id": "b", "en": "other"}], allow_unicode=True), encoding="utf-8")
+    with pytest.raises(ValueError, match="ko '어텐션' is used by both a and b"):
+        glossary.load(bad)
+    bad.write_text(yaml.safe_dump([{**entry, "ko_def": ""}]), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"entry 1 \(a\) lacks ko_def"):
+        glossary.load(bad)
+
+
+def test_tooltips_mark_first_use_in_prose_only():
+    html = ("<h2>어텐션</h2><p>셀프 어텐션은 어텐션을 쓴다. <code>어텐션</code></p>"
+            "<p>다시 어텐션과 <a href='#'>소프트맥스</a>, 그리고 소프트맥스를</p>")
+    out = glossary.add_tooltips(html, "ko")
+    assert out.count("<abbr") == 3  # 셀프 어텐션, 어텐션 (particle attached), 소프트맥스 outside the link
+    assert out.startswith("<h2>어텐션</h2>")
+    assert '<abbr title="self-attention — ' in out and "<code>어텐션</code>" in out
+    assert '">소프트맥스</abbr>를' in out
+    en = glossary.add_tooltips("<p>Self-attention and attention; attention again.</p>", "en")
+    assert en.count("<abbr") == 2 and 'title="셀프 어텐션 — ' in en
+
+
+def test_glossary_page_lists_every_term_in_each_language():
+    terms = glossary.load()
+    for lang in ("ko", "en"):
+        page = glossary.render_glossary(lang, terms)
+        assert all(f'<span id="{t.id}"></span>**{t.term(lang)}**' in page for t in terms)

@@ -1,0 +1,137 @@
+"""The site's one glossary: ``docs/glossary.yml``.
+
+Each entry holds a term in Korean and English with a one-sentence definition in both, and
+the Korean translations that must never appear (``wrong_ko``: literal mistranslations such
+as 변압기 for the Transformer, or a second word for a term the site already names).
+
+* ``[[glossary]]`` in a page becomes the glossary table in the page's language;
+* :func:`add_tooltips` marks the first use of each term on a page with an ``<abbr>`` tooltip
+  (Korean terms also when a particle is attached: 어텐션은, 소프트맥스를);
+* :func:`find_mistranslations` is used by the build and the tests to refuse wrong terms.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary.yml"
+FIELDS = ("id", "en", "ko", "en_def", "ko_def")
+SKIP_TAGS = {"a", "abbr", "code", "pre", "script", "style", "svg", "h1", "h2", "h3", "h4", "h5", "h6",
+             "math", "button", "label", "figcaption", "title", "kbd", "textarea", "nav", "header"}
+SKIP_CLASSES = ("katex", "arithmatex", "md-nav", "md-header", "md-footer", "md-search", "headerlink")
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    en: str
+    ko: str
+    en_def: str
+    ko_def: str
+    wrong_ko: tuple[str, ...] = field(default=())
+
+    def term(self, lang: str) -> str:
+        return self.ko if lang == "ko" else self.en
+
+    def tooltip(self, lang: str) -> str:
+        """Korean pages show the English term; English pages show the Korean one."""
+        return f"{self.en} — {self.ko_def}" if lang == "ko" else f"{self.ko} — {self.en_def}"
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path, mtime: float) -> tuple[Term, ...]:
+    try:
+        entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"cannot read the glossary {path}: {exc}") from exc
+    if not isinstance(entries, list):
+        raise ValueError(f"{path} must be a list of terms")
+    terms, seen = [], {}
+    for i, e in enumerate(entries):
+        missing = [f for f in FIELDS if not str((e or {}).get(f, "")).strip()]
+        if missing:
+            raise ValueError(f"{path}: entry {i + 1} ({(e or {}).get('id', '?')}) lacks {', '.join(missing)}")
+        t = Term(**{f: str(e[f]).strip() for f in FIELDS}, wrong_ko=tuple(e.get("wrong_ko") or ()))
+        for key in (("id", t.id), ("ko", t.ko), ("en", t.en.lower())):
+            if key in seen:
+                raise ValueError(f"{path}: {key[0]} {key[1]!r} is used by both {seen[key]} and {t.id}")
+            seen[key] = t.id
+        terms.append(t)
+    return tuple(terms)
+
+
+def load(path: Path = GLOSSARY) -> tuple[Term, ...]:
+    """All terms, validated: every field in both languages, no duplicate id or term."""
+    return _load(path, path.stat().st_mtime if path.exists() else 0.0)
+
+
+def render_glossary(lang: str, terms: tuple[Term, ...] | None = None) -> str:
+    """The glossary as a Markdown table in ``lang``, sorted by the term in that language."""
+    terms = terms or load()
+    head = ("| 용어 | English | 뜻 |" if lang == "ko" else "| Term | 한국어 | Meaning |")
+    rows = [head, "|:---|:---|:---|"]
+    for t in sorted(terms, key=lambda t: t.term(lang).lower()):
+        other = t.en if lang == "ko" else t.ko
+        definition = t.ko_def if lang == "ko" else t.en_def
+        rows.append(f'| <span id="{t.id}"></span>**{t.term(lang)}** | {other} | {definition} |')
+    return "\n".join(rows)
+
+
+def _pattern(terms: tuple[Term, ...], lang: str) -> re.Pattern:
+    words = sorted((t.term(lang) for t in terms), key=len, reverse=True)  # longest first
+    alternation = "|".join(re.escape(w) for w in words)
+    if lang == "ko":
+        # not glued to a Hangul syllable before it; particles after it are fine (어텐션은)
+        return re.compile(rf"(?<![가-힣])(?:{alternation})")
+    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.I)
+
+
+TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*?)(/?)>")
+VOID = {"br", "img", "hr", "input", "meta", "link", "source", "wbr", "col", "area", "base", "embed", "track", "param"}
+
+
+def add_tooltips(page_html: str, lang: str, terms: tuple[Term, ...] | None = None) -> str:
+    """Wrap the first use of each glossary term in prose with ``<abbr title=…>``."""
+    terms = terms or load()
+    by_word = {t.term(lang).lower(): t for t in terms}
+    pattern, used = _pattern(terms, lang), set()
+    out, pos, skip = [], 0, []  # skip: stack of open tags that are (or sit inside) skipped ones
+
+    def wrap(text: str) -> str:
+        def one(m: re.Match) -> str:
+            t = by_word[m[0].lower()]
+            if t.id in used:
+                return m[0]
+            used.add(t.id)
+            return f'<abbr title="{html.escape(t.tooltip(lang), quote=True)}">{m[0]}</abbr>'
+        return pattern.sub(one, text)
+
+    for m in TAG.finditer(page_html):
+        text = page_html[pos : m.start()]
+        out.append(text if skip and skip[-1][1] else wrap(text))
+        closing, name, attrs, selfclose = m[1], m[2].lower(), m[3], m[4]
+        if closing:
+            # pop back to the matching open tag (tolerates an unclosed <p> or <li>)
+            names = [n for n, _ in skip]
+            if name in names:
+                del skip[len(names) - 1 - names[::-1].index(name):]
+        elif name not in VOID and not selfclose:
+            skipped = bool(skip and skip[-1][1]) or name in SKIP_TAGS or any(c in attrs for c in SKIP_CLASSES)
+            skip.append((name, skipped))
+        out.append(m[0])
+        pos = m.end()
+    tail = page_html[pos:]
+    out.append(tail if skip and skip[-1][1] else wrap(tail))
+    return "".join(out)
+
+
+def find_mistranslations(text: str, terms: tuple[Term, ...] | None = None) -> list[tuple[str, str]]:
+    """(wrong word, the right term) for every ``wrong_ko`` word found in ``text``."""
+    terms = terms or load()
+    return [(w, t.ko) for t in terms for w in t.wrong_ko if w in text]
