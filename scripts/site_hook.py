@@ -1,8 +1,9 @@
-"""MkDocs hook: code included from tutorial_code, the glossary page, tooltips, term checks.
+"""MkDocs hook: code included from tutorial_code, check questions, the glossary, tooltips.
 
 Listed under ``hooks:`` in mkdocs.yml; the work is in :mod:`tutorial_code.sitebuild`.
 """
 
+import posixpath
 import sys
 from pathlib import Path
 
@@ -11,13 +12,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository r
 from mkdocs.exceptions import PluginError  # noqa: E402
 
 from tutorial_code.experiments.pages import page_language  # noqa: E402
-from tutorial_code.sitebuild import code, glossary  # noqa: E402
+from tutorial_code.sitebuild import code, glossary, questions  # noqa: E402
+
+ANSWER_KEY = "teaching/answer-key.md"  # the instructors' page, in each language folder
+
+
+def answer_key_url(page, files):
+    """Relative link from ``page`` to the answer key of the same language, if it exists."""
+    prefix = page.file.src_uri.split("/", 1)[0] + "/" if "/" in page.file.src_uri else ""
+    target = files.get_file_from_path(prefix + ANSWER_KEY) or files.get_file_from_path(ANSWER_KEY)
+    if target is None:
+        return None
+    return posixpath.relpath(target.src_uri, posixpath.dirname(page.file.src_uri) or ".")
 
 
 def on_page_markdown(markdown, page, config, files):
     lang = page_language(page, config)
     try:
         markdown = code.render_code_markers(markdown)
+        markdown = questions.render_markers(markdown, lang, answer_key_url(page, files))
         terms = glossary.load()
     except (KeyError, ValueError) as exc:
         raise PluginError(f"{page.file.src_uri}: {exc.args[0]}") from None

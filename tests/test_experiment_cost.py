@@ -1,0 +1,73 @@
+"""The cost experiment: the n² table, the slope fit, the memory probe, the thread guard, a tiny run."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import tutorial_code as tc  # noqa: E402
+from tutorial_code.experiments import cost, run_experiments  # noqa: E402
+from tutorial_code.experiments.cpu_threads import torch_threads  # noqa: E402
+
+
+def test_n2_table_is_exact():
+    t = cost.n2_table((4096, 8192, 16384, 32768))
+    assert [r["entries"] for r in t["rows"]] == [16_777_216, 67_108_864, 268_435_456, 1_073_741_824]
+    assert [r["mib"] for r in t["rows"]] == [64, 256, 1024, 4096]  # fp32: 4 bytes per entry
+    assert t["ratios"] == [4, 4, 4] and t["rows"][0]["ratio"] is None
+    assert t["at"]["32768"]["gib"] == 4
+
+
+def test_loglog_slope():
+    xs = [128, 256, 512, 1024]
+    assert cost.loglog_slope(xs, [3e-9 * x**2 for x in xs]) == pytest.approx(2.0)
+    assert cost.loglog_slope(xs, [5.0 * x for x in xs]) == pytest.approx(1.0)
+
+
+def test_torch_threads_restores():
+    before = torch.get_num_threads()
+    with torch_threads(1, torch.device("cpu")) as n:
+        assert n == 1 == torch.get_num_threads()
+    assert torch.get_num_threads() == before
+
+
+def test_cpu_peaks_see_the_materialised_matrix():
+    L, h = 512, 2
+    q, k, v = (torch.randn(1, h, L, 64) for _ in range(3))
+    weights = h * L * L * 4  # bytes of the fp32 weight matrix
+    with torch.no_grad():
+        peaks, ops = cost.cpu_peaks({
+            "materialised": lambda: tc.scaled_dot_product_attention(q, k, v)[0],
+            "fused": lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v),
+        })
+    # scores and softmax weights are both alive at one moment: about twice the matrix
+    assert 2 * weights <= peaks["materialised"] <= 2 * weights + 4 * h * L * 64 * 4
+    assert peaks["fused"] < weights / 2  # output, log-sum-exp and per-thread blocks only
+    assert "aten::softmax" in ops["materialised"]
+
+
+def test_tiny_run_end_to_end(tmp_path):
+    report = run_experiments(["cost"], tmp_path / "out", tiny=True, device="cpu")
+    o = report["cost"]
+    rec = json.loads((o.entry / "results.json").read_text("utf-8"))
+    res = rec["results"]
+    assert res["kv"]["same_tokens"] == 1
+    for row in res["kv"]["rows"]:  # the cache computes each new position once, 1 + … + N without
+        N = row["N"]
+        assert (row["cache_positions"], row["no_cache_positions"]) == (N, N * (N + 1) // 2)
+    assert res["kv"]["gated_speedup"] == [res["kv"]["speedup_longest"]]  # gated on the CPU
+    assert res["attention"]["lengths"] == list(cost.Config.tiny().lengths)
+    assert res["device"]["type"] == "cpu" and res["device"]["threads"] == cost.Config.tiny().threads
+    for row in res["attention"]["rows"]:
+        assert row["materialised_mib"] > row["weights_mib"]  # the L×L matrix really was built
+    assert [r["L"] for r in rec["tables"]["n2"]["rows"]] == list(cost.Config().table_lengths)
+    for lang in ("ko", "en"):
+        for stem in ("attention_cost", "kv_cache"):
+            assert (o.entry / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"

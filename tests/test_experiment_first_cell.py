@@ -1,0 +1,122 @@
+"""The first-cell experiment (lesson 9, assignment 2): data, ceiling, batched seeds, tiny run."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tutorial_code.experiments import first_cell as fc  # noqa: E402
+from tutorial_code.experiments import run_experiments  # noqa: E402
+from tutorial_code.experiments.seed_stack import fit_binary, predict  # noqa: E402
+
+
+def test_label_is_the_first_cell():
+    tokens, labels = fc.make_data(500, 7, torch.Generator().manual_seed(0))
+    assert tokens.shape == (500, 7) and set(tokens.unique().tolist()) == {0, 1}
+    assert torch.equal(labels, tokens[:, 0].float())
+    again, _ = fc.make_data(500, 7, torch.Generator().manual_seed(0))
+    assert torch.equal(tokens, again)  # seeded
+
+
+@pytest.mark.parametrize("length", [1, 2, 5, 6, 9])
+def test_bag_bound_matches_brute_force(length):
+    """Over all 2^L sequences: guess the majority sign from the count alone."""
+    right_by_count = {}
+    for cells in itertools.product((0, 1), repeat=length):
+        k = sum(cells)
+        plus, minus = right_by_count.get(k, (0, 0))
+        right_by_count[k] = (plus + cells[0], minus + 1 - cells[0])
+    best = sum(max(p, m) for p, m in right_by_count.values()) / 2**length
+    assert fc.bag_bound(length) == pytest.approx(best, abs=1e-12)
+    assert fc.bag_bound(2) == 0.75
+
+
+def test_bag_bound_tends_to_chance():
+    assert fc.bag_bound(10) > fc.bag_bound(50) > fc.bag_bound(200) > 0.5
+    assert fc.bag_bound(200) < 0.53
+
+
+def _tiny_models(kind, seeds, length=6):
+    return fc.build(kind, fc.Config.tiny(), length, seeds, "cpu")
+
+
+@pytest.mark.parametrize("kind", ["transformer", "no_position"])
+def test_stacked_transformers_equal_the_single_models(kind):
+    cfg, L = fc.Config.tiny(), 6
+    x = torch.randint(0, 2, (2, 5, L))
+    stacked = _tiny_models(kind, [3, 4], L)
+    logits, weights = stacked(x)
+    assert logits.shape == (2, 5) and weights.shape == (2, 5, cfg.n_heads, L, L)
+    for i, s in enumerate([3, 4]):
+        torch.manual_seed(s)
+        single = fc.FirstCellTransformer(cfg, L, kind == "transformer")
+        out, w = single(x[i])
+        torch.testing.assert_close(logits[i], out)
+        torch.testing.assert_close(weights[i], w)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "transformer"])
+def test_training_seeds_together_equals_training_each_alone(kind):
+    """Summed losses give each seed its own gradient, and Adam is element-wise.
+
+    Full-batch steps, so the shuffle changes only the order of a sum.
+    """
+    epochs = 3
+    x = torch.randint(0, 2, (2, 64, 6), generator=torch.Generator().manual_seed(1))
+    y = x[..., 0].float()
+    probe = torch.randint(0, 2, (2, 8, 6))
+    together = _tiny_models(kind, [0, 1])
+    fit(together, x, y, torch.Generator().manual_seed(5), epochs)
+    expected = predict(together, probe)[0]
+    for i in range(2):
+        alone = _tiny_models(kind, [i])
+        fit(alone, x[i : i + 1], y[i : i + 1], torch.Generator().manual_seed(5), epochs)
+        got = predict(alone, probe[i : i + 1])[0][0]
+        torch.testing.assert_close(got, expected[i], rtol=1e-4, atol=1e-5)
+
+
+class _Bar(list):
+    """A stand-in for ctx.progress: iterates, ignores log()."""
+
+    def log(self, **_):
+        pass
+
+
+def fit(model, x, y, gen, epochs, batch_size=64, stop=False):
+    return fit_binary(model, x, y, lr=0.005, batch_size=batch_size, gen=gen,
+                      bar=_Bar(range(epochs)), stop_when_solved=stop)
+
+
+def test_fit_stops_once_every_seed_is_solved():
+    x = torch.randint(0, 2, (2, 100, 4), generator=torch.Generator().manual_seed(2))
+    info = fit(_tiny_models("transformer", [0, 1], 4), x, x[..., 0].float(),
+               torch.Generator().manual_seed(0), 30, batch_size=50, stop=True)
+    assert all(s is not None for s in info["solved_at"])
+    assert info["epochs"] == max(info["solved_at"]) < 30
+
+
+def test_tiny_run_end_to_end(tmp_path):
+    report = run_experiments(["first_cell"], tmp_path, tiny=True, device="cpu")
+    o = report["first_cell"]
+    rec = json.loads((o.entry / "results.json").read_text("utf-8"))
+    res, cfg = rec["results"], fc.Config.tiny()
+    assert res["lengths"] == list(cfg.lengths)
+    for kind in fc.MODELS:
+        n = len(res[kind]["lengths"])
+        assert len(res[kind]["acc"]) == n and all(0 <= a <= 1 for a in res[kind]["acc"])
+    assert len(res["no_position"]["acc_seeds"][0]) == cfg.ablation_seeds
+    attn = res["transformer"]["attn_maps"]
+    assert len(attn) == cfg.seeds and len(attn[0]) == cfg.map_length
+    assert sum(attn[0][0]) == pytest.approx(1, abs=1e-4)  # a row of weights sums to 1
+    assert set(rec["tables"]) == {"accuracy", "accuracy_seeds", "attention", "ablation"}
+    assert str(cfg.lengths[-1]) in res["at"]
+    for lang in ("ko", "en"):
+        assert sorted(o.figure_paths(lang)) == ["accuracy", "attention", "attention_map"]

@@ -1,0 +1,106 @@
+"""The reversal experiment (lessons 5, 8): digit data, held-out sets, schedules, tiny run."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import tutorial_code as tc  # noqa: E402
+from tutorial_code.experiments import digit_tasks as dt  # noqa: E402
+from tutorial_code.experiments import reversal, run_experiments  # noqa: E402
+from tutorial_code.experiments import seq2seq as s2s  # noqa: E402
+
+
+def test_reversal_pairs_are_framed_and_reversed():
+    digits = torch.tensor([[3, 7, 1, 4, 9, 2, 8, 5]])
+    src, tgt = dt.make_pairs(digits, "reverse")
+    assert src.tolist() == [[dt.BOS, 6, 10, 4, 7, 12, 5, 11, 8, dt.EOS]]
+    assert dt.token_names(tgt[0]) == ["BOS", "5", "8", "2", "9", "4", "1", "7", "3", "EOS"]
+    random = dt.random_digits(200, 8, torch.Generator().manual_seed(0))
+    src, tgt = dt.make_pairs(random)
+    assert torch.equal(tgt[:, 1:-1], src[:, 1:-1].flip(1))
+    assert int(src.max()) < dt.VOCAB_SIZE == 13 and int(src[:, 1:-1].min()) >= dt.DIGIT0
+
+
+def test_keys_identify_sequences_and_exclusion_holds():
+    digits = torch.tensor([[0, 0, 1], [1, 0, 0], [0, 0, 1]])
+    assert dt.sequence_keys(digits).tolist() == [1, 100, 1]
+    assert dt.overlap(digits, torch.tensor([[0, 0, 1]])) == 2
+    # exclude half of all 2-digit sequences: none may come back, and the redraws are counted
+    banned = torch.arange(0, 100, 2)
+    drawn, removed = dt.draw_excluding(5_000, 2, torch.Generator().manual_seed(1), banned)
+    assert not torch.isin(dt.sequence_keys(drawn), banned).any()
+    assert 2_000 < removed < 8_000
+
+
+def test_training_batches_avoid_held_out_and_are_seeded():
+    ctx = SimpleNamespace(generator=lambda off=0: torch.Generator().manual_seed(off), device="cpu")
+    held = dt.held_out(50, 80, 2, "reverse", ctx)  # 2 digits: only 100 sequences, clashes certain
+    stats, seen = {}, []
+    batches = list(dt.remember_digits(dt.training_batches(
+        torch.Generator().manual_seed(5), 7, 16, 2, exclude=held["exclude"], stats=stats), seen))
+    assert len(batches) == 7 and batches[0][0].shape == (16, 4)
+    train = torch.cat(seen)
+    assert dt.overlap(train, held["test"]) == 0 and dt.overlap(train, held["valid"]) == 0
+    assert stats["removed"] > 0
+    again = list(dt.training_batches(torch.Generator().manual_seed(5), 7, 16, 2, exclude=held["exclude"]))
+    assert all(torch.equal(a[0], b[0]) for a, b in zip(batches, again))
+
+
+def test_mirror_weight_is_one_on_a_perfect_anti_diagonal():
+    L = 8
+    w = torch.zeros(2, 4, L + 1, L + 2)        # (B, h, L_t, L_s)
+    w[:, :, torch.arange(L), dt.mirror_index(L)] = 1.0
+    w[:, :, L, L + 1] = 1.0                     # the EOS query is not counted
+    assert torch.allclose(dt.mirror_weight(w, L), torch.ones(4))
+    uniform = torch.full((1, 2, L + 1, L + 2), 1 / (L + 2))
+    assert torch.allclose(dt.mirror_weight(uniform, L), torch.full((2,), 0.1))
+
+
+def test_noam_schedule_matches_the_paper():
+    recipe = s2s.Recipe("noam", "noam", warmup=400, betas=(0.9, 0.98), eps=1e-9)
+    lrs = s2s.lr_trace(recipe, 64, 1_000, every=1)
+    assert lrs[0] == pytest.approx(64 ** -0.5 * 1 * 400 ** -1.5)
+    assert max(lrs) == pytest.approx(64 ** -0.5 * 400 ** -0.5) == lrs[399]
+    assert lrs[999] == pytest.approx(64 ** -0.5 / math.sqrt(1_000))
+    cyc = s2s.lr_trace(s2s.Recipe("oc", "one_cycle", lr=5e-3), 64, 100, every=1)
+    assert max(cyc) == pytest.approx(5e-3, rel=1e-3) and cyc[-1] < 1e-5
+
+
+def test_init_weights_keeps_tokens_near_unit_scale():
+    model = s2s.init_weights(tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE)))
+    scaled = model.embed.tokens.weight * model.embed.scale       # what the encoder sees (§3.4)
+    assert 0.5 < scaled.std().item() < 2.0
+
+
+def test_trainer_stops_at_the_target():
+    model = reversal.new_model(0, "cpu")
+    opt, sched = s2s.build_optimizer(model.parameters(), s2s.Recipe("c", "constant", lr=1e-3), 10, 64)
+    calls = iter([0.2, 0.996, 1.0])
+    trainer = s2s.Trainer(model, opt, sched, check=lambda m: {"exact_match": next(calls)},
+                          check_every=128, target=0.995, log_every=2)
+    trainer.run(dt.training_batches(torch.Generator().manual_seed(0), 10, 64, 8), stop_at_target=True)
+    assert trainer.reached["samples"] == 256 and trainer.steps == 4
+    assert [p["samples"] for p in trainer.loss_curve] == [128, 256]
+
+
+def test_tiny_run_end_to_end(tmp_path):
+    report = run_experiments(["reversal"], tmp_path, tiny=True, device="cpu")
+    outcome = report["reversal"]
+    r = outcome.record["results"]
+    assert r["test"]["n_sequences"] == reversal.Config.tiny().n_test
+    assert r["data"]["train_test_overlap"] == 0 and r["test"]["exact_match_agrees"] == 1
+    assert set(r["recipes"]) == {"one_cycle", "noam", "constant"}
+    assert len(r["attention"]["cross"]) == 2 and len(r["attention"]["cross"][0]) == 4
+    assert set(outcome.record["tables"]) == {"mirror", "recipes", "final"}
+    ko, en = outcome.figure_paths("ko"), outcome.figure_paths("en")
+    assert set(ko) == set(en) == {"training_curve", "cross_attention_grid", "attention_summary", "recipes"}
+    assert all(p.stat().st_size > 10_000 for p in [*ko.values(), *en.values()])

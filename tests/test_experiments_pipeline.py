@@ -1,0 +1,420 @@
+"""The experiment pipeline: cache, gates, atomic writes, bad input, the MkDocs markers.
+
+Everything runs the `scaling` experiment at --tiny size in a temporary output folder.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import types
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tutorial_code.experiments import (  # noqa: E402
+    ExperimentError,
+    GateError,
+    cli,
+    pages,
+    registry,
+    run_experiments,
+    runner,
+    scaling,
+    store,
+)
+
+PY = sys.executable
+REAL_CODE_HASH = store.code_hash
+CLI = str(REPO / "scripts" / "run_experiments.py")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def pinned_code_hash():
+    """Freeze the source hash for this module: other people editing tutorial_code while the
+    tests run must not turn an expected cache hit into a miss (test_code_hash covers it)."""
+    mp = pytest.MonkeyPatch()
+    frozen = {}
+    mp.setattr(store, "code_hash", lambda name: frozen.setdefault(name, REAL_CODE_HASH(name)))
+    yield
+    mp.undo()
+
+
+def test_code_hash_covers_shared_code_own_module_and_its_helpers(tmp_path, monkeypatch):
+    pkg = tmp_path / "tutorial_code"
+    (pkg / "experiments").mkdir(parents=True)
+    sources = {
+        "attention.py": True,                  # model code: every experiment
+        "experiments/plotting.py": True,       # framework
+        "experiments/scaling.py": True,        # the experiment itself
+        "experiments/helper.py": True,         # imported by scaling
+        "experiments/deeper.py": True,         # imported by helper
+        "experiments/unused.py": False,        # imported by nobody
+        "experiments/reversal.py": False,      # another experiment
+        "experiments/registry.py": False,      # cannot change a number
+        "experiments/cli.py": False,
+    }
+    for f in sources:
+        (pkg / f).write_text("x = 1\n")
+    (pkg / "experiments/scaling.py").write_text("from . import plotting\nfrom .helper import f\n")
+    (pkg / "experiments/helper.py").write_text("import tutorial_code.experiments.deeper\n")
+    monkeypatch.setattr(store, "PACKAGE_DIR", pkg)
+    base = REAL_CODE_HASH("scaling")
+    for f, counts in sources.items():
+        old = (pkg / f).read_text()
+        (pkg / f).write_text(old + "y = 2\n")
+        assert (REAL_CODE_HASH("scaling") != base) is counts, f
+        (pkg / f).write_text(old)
+
+
+def run_tiny(out, **kw):
+    return run_experiments(["scaling"], out, tiny=True, device="cpu", **kw)
+
+
+def listing(out) -> list[str]:
+    """What the scaling folder holds, besides its lock file."""
+    return sorted(p.name for p in (Path(out) / "experiments" / "scaling").iterdir() if p.name != ".lock")
+
+
+def entry_files(out) -> dict[str, bytes]:
+    base = Path(out) / "experiments"
+    return {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory):
+    """One cold tiny run, shared: (output folder, report)."""
+    out = tmp_path_factory.mktemp("golden")
+    return out, run_tiny(out)
+
+
+@pytest.fixture()
+def warm(golden, tmp_path):
+    """A private copy of the golden output folder: (folder, outcome of a warm run)."""
+    out = tmp_path / "out"
+    shutil.copytree(golden[0], out)
+    o = run_tiny(out)["scaling"]
+    assert o.status == "hit"
+    return out, o
+
+
+# ---------------------------------------------------------------- end to end and cache
+
+def test_tiny_run_produces_results_and_both_languages(golden):
+    out, report = golden
+    o = report["scaling"]
+    assert o.status == "miss"
+    rec = json.loads((o.entry / "results.json").read_text("utf-8"))
+    for field in ("config", "results", "tables", "versions", "device", "seed", "wall_time_s"):
+        assert field in rec, field
+    assert rec["device"] == "cpu" and rec["seed"] == 0 and rec["tiny"] is True
+    assert set(rec["versions"]) >= {"python", "torch", "numpy", "matplotlib"}
+    assert rec["results"]["d_k"] == list(scaling.Config.tiny().d_ks)
+    assert rec["tables"]["summary"]["rows"]
+    for lang in ("ko", "en"):
+        png = o.entry / "figures" / lang / "scaling.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (o.entry / "figures/ko/scaling.png").read_bytes() != (o.entry / "figures/en/scaling.png").read_bytes()
+    prov = json.loads((out / "provenance.json").read_text("utf-8"))
+    assert prov["device"]["used"] == "cpu" and prov["cache"] == {"hits": 0, "misses": 1}
+    assert prov["seeds"] == {"scaling": 0} and "commit" in prov["git"] and prov["cpu"]
+    assert prov["experiments"]["scaling"]["compute_s"] == rec["wall_time_s"]
+
+
+def test_second_run_is_a_cache_hit_and_force_recomputes(warm, capsys, monkeypatch):
+    monkeypatch.delenv("TUTORIAL_PROGRESS", raising=False)
+    out, first = warm
+    before = entry_files(out)
+    t0 = time.perf_counter()
+    again = run_tiny(out)["scaling"]
+    assert again.status == "hit" and time.perf_counter() - t0 < 5
+    assert entry_files(out) == before  # nothing rewritten
+    forced = run_tiny(out, force=True)["scaling"]
+    assert forced.status == "miss"
+    # same device + seed: the same numbers
+    assert forced.record["results"] == first.record["results"]
+    # stderr is not a terminal here: plain progress lines, no bar
+    err = capsys.readouterr().err
+    assert "[scaling] d_k 4/4" in err and "eta" in err and "\r" not in err
+
+
+def test_changed_config_is_a_miss(warm, monkeypatch):
+    out, first = warm
+    monkeypatch.setattr(scaling.Config, "tiny", classmethod(lambda cls: cls(d_ks=(1, 512), n_rows=200, chunk=200)))
+    o = run_tiny(out)["scaling"]
+    assert o.status == "miss" and o.entry != first.entry
+    assert first.entry.is_dir()  # the other entry is kept
+
+
+@pytest.mark.parametrize("damage, reason", [
+    ("bad_json", "results.json does not match its sha256"),
+    ("truncated_figure", "figures/en/scaling.png does not match its sha256"),
+    ("missing_figure", "figures/ko/scaling.png is missing"),
+    ("bad_manifest", "manifest.json is unreadable"),
+    ("no_manifest", "manifest.json is missing"),
+])
+def test_corrupt_entry_is_detected(warm, damage, reason):
+    out, o = warm
+    target = {
+        "bad_json": o.entry / "results.json",
+        "truncated_figure": o.entry / "figures/en/scaling.png",
+        "missing_figure": o.entry / "figures/ko/scaling.png",
+        "bad_manifest": o.entry / "manifest.json",
+        "no_manifest": o.entry / "manifest.json",
+    }[damage]
+    if damage in ("missing_figure", "no_manifest"):
+        target.unlink()
+    elif damage == "truncated_figure":
+        target.write_bytes(target.read_bytes()[:100])
+    else:
+        target.write_text('{"files": {"results.json": ', encoding="utf-8")
+    record, problem = store.verify_entry(o.entry, o.record["key"])
+    assert record is None and reason in problem
+
+
+def test_corrupt_entry_is_recomputed_with_a_warning(warm, caplog):
+    out, o = warm
+    fig = o.entry / "figures/en/scaling.png"
+    fig.write_bytes(fig.read_bytes()[:100])
+    with caplog.at_level(logging.WARNING, logger="tutorial_code.experiments"):
+        again = run_tiny(out)["scaling"]
+    assert again.status == "recomputed"
+    assert "corrupt" in caplog.text and "recomputing" in caplog.text and "scaling.png" in caplog.text
+    assert store.verify_entry(again.entry, again.record["key"])[0] is not None
+    assert again.record["results"] == o.record["results"]
+
+
+# ---------------------------------------------------------------- gates
+
+def test_failed_gate_names_everything_and_publishes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(scaling, "TINY_GATES", {"at.512.peak_raw": (0.0, 0.01)})
+    with pytest.raises(GateError) as err:
+        run_tiny(tmp_path)
+    msg = str(err.value)
+    assert "scaling" in msg and "at.512.peak_raw" in msg and "[0.0, 0.01]" in msg
+    assert "= 0.9" in msg  # the value
+    assert err.value.exit_code == 1
+    assert not (tmp_path / "provenance.json").exists()
+    assert listing(tmp_path) == []  # no entry, no staging
+
+
+def test_failed_gate_leaves_previous_good_entry_untouched(warm, monkeypatch):
+    out, o = warm
+    before = entry_files(out)
+    prov = (out / "provenance.json").read_bytes()
+    monkeypatch.setattr(scaling, "TINY_GATES", {"scaled_std": (5.0, 6.0)})
+    with pytest.raises(GateError, match=r"scaled_std\[0\]"):
+        run_tiny(out, force=True)
+    assert entry_files(out) == before
+    assert (out / "provenance.json").read_bytes() == prov
+
+
+# ---------------------------------------------------------------- interruptions
+
+def test_atomic_write_interrupted_leaves_old_file_and_no_temp(tmp_path, monkeypatch):
+    path = tmp_path / "a.json"
+    store.atomic_write_bytes(path, b"old")
+
+    def boom(*a):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store.os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        store.atomic_write_bytes(path, b"new" * 1000)
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+
+def test_interrupt_during_figures_publishes_nothing(tmp_path, monkeypatch):
+    real = scaling.figures
+
+    def half(results, lang, outdir):
+        files = real(results, lang, outdir)
+        if lang == "en":
+            raise KeyboardInterrupt
+        return files
+
+    monkeypatch.setattr(scaling, "figures", half)
+    with pytest.raises(KeyboardInterrupt):
+        run_tiny(tmp_path)
+    assert listing(tmp_path) == []
+    monkeypatch.setattr(scaling, "figures", real)
+    assert run_tiny(tmp_path)["scaling"].status == "miss"  # a clean miss, not 'corrupt'
+
+
+def test_killed_run_leaves_cache_consistent(tmp_path):
+    # a child process hangs after writing the ko figure; we SIGKILL it mid-run
+    marker = tmp_path / "ko-written"
+    child = textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {str(REPO)!r})
+        from tutorial_code.experiments import run_experiments, scaling
+        real = scaling.figures
+        def slow(results, lang, outdir):
+            files = real(results, lang, outdir)
+            open({str(marker)!r}, "w").close()
+            time.sleep(60)
+            return files
+        scaling.figures = slow
+        run_experiments(["scaling"], {str(tmp_path)!r}, tiny=True, device="cpu")
+    """)
+    proc = subprocess.Popen([PY, "-c", child], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 40
+        while not marker.exists():
+            assert proc.poll() is None and time.time() < deadline, "child did not reach the figure step"
+            time.sleep(0.05)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    leftovers = listing(tmp_path)
+    assert leftovers and all(n.startswith(".staging-") for n in leftovers)  # nothing published
+    assert not (tmp_path / "provenance.json").exists()
+    o = run_tiny(tmp_path)["scaling"]
+    assert o.status == "miss"
+    assert listing(tmp_path) == [o.entry.name]  # the dead run's staging folder was cleaned
+
+
+# ---------------------------------------------------------------- bad input
+
+def test_unknown_experiment_suggests_the_closest(tmp_path):
+    with pytest.raises(ExperimentError, match=r"unknown experiment 'scalng'.*Did you mean 'scaling'") as err:
+        run_experiments(["scalng"], tmp_path)
+    assert "Valid experiments: " + ", ".join(registry.names()) in str(err.value)
+    assert not any(tmp_path.iterdir())  # checked before anything is written
+
+
+def test_unwritable_output_folder_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises(ExperimentError, match=r"output folder .* is not writable.*--out"):
+        run_tiny(blocker / "sub")
+    if os.geteuid() != 0:  # root can write anywhere
+        locked = tmp_path / "ro"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(ExperimentError, match="not writable"):
+            run_tiny(locked)
+
+
+def test_cli_errors_exit_2_without_traceback(tmp_path, capsys, monkeypatch):
+    r = subprocess.run([PY, CLI, "scalng", "--out", str(tmp_path)], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and "Did you mean 'scaling'" in r.stderr and "Traceback" not in r.stderr
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--device", "tpu"])
+    assert exit_.value.code == 2 and "invalid choice: 'tpu'" in capsys.readouterr().err
+    (tmp_path / "f").write_text("x")
+    assert cli.main(["--tiny", "--out", str(tmp_path / "f" / "sub")]) == 2
+    assert "not writable" in capsys.readouterr().err
+    monkeypatch.setenv("TUTORIAL_DEVICE", "abacus")
+    assert cli.main(["--tiny", "--out", str(tmp_path)]) == 2
+    assert "abacus" in capsys.readouterr().err
+    monkeypatch.delenv("TUTORIAL_DEVICE")
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--help"])
+    assert exit_.value.code == 0 and "--tiny" in capsys.readouterr().out
+    assert cli.main(["--list"]) == 0 and "scaling" in capsys.readouterr().out
+
+
+def test_load_report_reads_back_and_rejects_corrupt_files(warm):
+    out, o = warm
+    report = runner.load_report(out)
+    assert report["scaling"].record == o.record
+    (o.entry / "results.json").write_text("{", encoding="utf-8")
+    with pytest.raises(ExperimentError, match=r"results of 'scaling' .* --force scaling"):
+        runner.load_report(out)
+    (out / "provenance.json").write_text("[", encoding="utf-8")
+    with pytest.raises(ExperimentError, match="no usable provenance.json"):
+        runner.load_report(out)
+
+
+def test_hook_turns_pipeline_errors_into_a_build_error(tmp_path, monkeypatch):
+    (tmp_path / "f").write_text("x")
+    monkeypatch.setenv("TUTORIAL_EXPERIMENTS_OUT", str(tmp_path / "f" / "sub"))
+    with pytest.raises(PluginError, match=r"error: output folder .* is not writable"):
+        pages.on_pre_build(types.SimpleNamespace())
+
+
+# ---------------------------------------------------------------- page markers
+
+@pytest.fixture()
+def data(warm):
+    out, _ = warm
+    return pages.data_from_report(run_tiny(out))
+
+
+def test_markers_render_values_tables_and_figures(data):
+    md = ("peak [[scaling.at.512.peak_raw|.1%]]; rows [[scaling.config.n_rows]]; "
+          "dev [[provenance.device.used]]\n\n[[table:scaling.summary]]\n\n"
+          "[[fig:scaling.scaling|alt]] [[url:scaling.scaling]]\n`[[1, 2], [3, 4]]`")
+    html = pages.render_markers(md, data, "en", "lessons/scaling.md")
+    peak = data["scaling"]["results"]["at"]["512"]["peak_raw"]
+    assert f"peak {peak:.1%};" in html and "rows 300;" in html and "dev cpu" in html
+    assert "| d<sub>k</sub> | std(q·k) |" in html and "|---:|" in html
+    assert "![alt](../assets/generated/en/scaling/scaling.png)" in html
+    assert "`[[1, 2], [3, 4]]`" in html  # not a marker
+    ko = pages.render_markers("[[table:scaling.summary]]", data, "ko")
+    assert "최대 가중치" in ko
+
+
+@pytest.mark.parametrize("marker, expected", [
+    ("[[reversal.test_exact_match|.1%]]", r"no experiment 'reversal'.*scaling"),
+    ("[[scaling.peak_rawz]]", r"no result 'peak_rawz'.*Did you mean 'peak_raw'"),
+    ("[[scaling.at.999.peak_raw]]", r"'scaling.at' has no result '999'.*512"),
+    ("[[table:scaling.nope]]", r"no table 'nope'.*summary"),
+    ("[[fig:scaling.nope]]", r"no figure 'nope'.*scaling"),
+])
+def test_unknown_marker_raises_naming_key_and_choices(data, marker, expected):
+    with pytest.raises(KeyError, match=expected):
+        pages.render_markers(f"text {marker} text", data, "ko")
+
+
+def test_mkdocs_build_with_hook_and_static_i18n(golden, tmp_path):
+    """A two-language site: markers filled, figures at stable URLs, an unknown key fails."""
+    shutil.copytree(golden[0], tmp_path / ".build")  # warm cache: the build trains nothing
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""
+        site_name: t
+        theme: {{name: material, language: ko}}
+        plugins:
+          - i18n:
+              docs_structure: folder
+              languages:
+                - {{locale: ko, default: true, name: 한국어, build: true}}
+                - {{locale: en, name: English, build: true}}
+        markdown_extensions: [tables]
+        hooks: [{REPO / 'scripts' / 'experiments_hook.py'}]
+    """), encoding="utf-8")
+    for lang in ("ko", "en"):
+        d = tmp_path / "docs" / lang / "lesson"
+        d.mkdir(parents=True)
+        (d.parent / "index.md").write_text("# x\n", encoding="utf-8")
+        (d / "index.md").write_text("# L\n\n[[scaling.at.512.peak_raw|.3f]]\n\n[[fig:scaling.scaling]]\n",
+                                    encoding="utf-8")
+    env = {**os.environ, "TUTORIAL_EXPERIMENTS_OUT": str(tmp_path / ".build"), "TUTORIAL_EXPERIMENTS": "scaling",
+           "TUTORIAL_EXPERIMENTS_TINY": "1", "TUTORIAL_DEVICE": "cpu", "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = [PY, "-m", "mkdocs", "build", "--strict"]
+    r = subprocess.run(mkdocs, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    # once for both languages (cached unless someone edited tutorial_code meanwhile)
+    assert r.stderr.count("pipeline ran:") == 1, r.stderr
+    site = tmp_path / "site"
+    for lang, prefix in (("ko", ""), ("en", "en/")):
+        assert (site / f"assets/generated/{lang}/scaling/scaling.png").is_file()
+        html = (site / prefix / "lesson/index.html").read_text("utf-8")
+        assert f'src="../{"../" if prefix else ""}assets/generated/{lang}/scaling/scaling.png"' in html
+    (tmp_path / "docs/en/lesson/index.md").write_text("[[reversal.test_exact_match|.1%]]\n")
+    r = subprocess.run(mkdocs, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert "reversal.test_exact_match" in r.stderr and "no experiment 'reversal'" in r.stderr
+    assert "scaling" in r.stderr

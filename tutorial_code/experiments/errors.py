@@ -1,0 +1,20 @@
+"""The one exception type the experiment pipeline raises for problems a person can fix."""
+
+
+class ExperimentError(Exception):
+    """A clear, user-facing error: bad input, an unwritable folder, a failed metric gate.
+
+    The message says what is wrong and how to fix it; the CLI prints it without a traceback
+    and exits with ``exit_code`` (2 for bad input, 1 for a failed gate).
+    """
+
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class GateError(ExperimentError):
+    """A result fell outside the range its experiment declared in ``GATES``."""
+
+    def __init__(self, message: str):
+        super().__init__(message, exit_code=1)

@@ -1,0 +1,187 @@
+"""Every string drawn on the explanatory figures, in Korean and English (same keys).
+
+Korean terms follow ``docs/glossary.yml`` (쿼리, 키, 밸류, 멀티헤드 어텐션, 크로스 어텐션,
+잔차 연결, 층 정규화, 피드포워드 신경망, 위치 인코딩, 인과 마스크). NanumGothic lacks a few
+glyphs (U+2212 minus, subscript zero) and draws arrows, subscripts and √ poorly, so minus signs
+are written as '-' and symbols go through mathtext (``$\\rightarrow$``, ``$q_1$``, ``$\\sqrt{d_k}$``);
+tests/test_experiment_figures.py checks every Korean string against the font.
+"""
+
+from __future__ import annotations
+
+# the toy sentence of lesson 4: one vector per word id, shown in each language's words
+WORDS = {
+    "ko": {"that": "그", "cat": "고양이가", "this": "이", "fish": "생선을", "ate": "먹었다"},
+    "en": {"that": "that", "cat": "cat", "this": "this", "fish": "fish", "ate": "ate"},
+}
+
+SCORE_LINE = r"$q\cdot k$ = {dot:.2f} $\rightarrow$ $\div\sqrt{{2}}$ = {s:.3f}"
+SIZES = r"$L$ = {L}, $d_k$ = {d_k}, $\sqrt{{d_k}}$ = {sqrt:g}"
+FORMULA = r"$\mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}\right)V$"
+
+LABELS = {
+    "ko": {
+        # architecture
+        "inputs": "입력 (원문 토큰)",
+        "outputs": "출력 (한 칸 밀린 목표 토큰)",
+        "in_embed": "입력 임베딩",
+        "out_embed": "출력 임베딩",
+        "pos_enc": "위치\n인코딩",
+        "self_attn": "멀티헤드 셀프 어텐션",
+        "masked_attn": "멀티헤드 셀프 어텐션\n(인과 마스크)",
+        "cross_attn": "멀티헤드 크로스 어텐션",
+        "norm": "잔차 연결 + 층 정규화",
+        "ffn": "피드포워드 신경망",
+        "enc_to_dec": "인코더 출력 $\\rightarrow$ K, V",
+        "encoder": "인코더",
+        "decoder": "디코더",
+        "linear": "선형 층",
+        "softmax": "소프트맥스",
+        "out_probs": "다음 토큰의 확률",
+        # library
+        "slip": "쿼리 쪽지",
+        "want_one": "주제 1만 찾는다",
+        "want_both": "두 주제 모두 궁금",
+        "book": "책 {b}",
+        "col_key": "키 (색인 카드)",
+        "col_value": "밸류 (책 내용)",
+        "col_out": "출력",
+        "score_head": "점수 $q\\cdot k/\\sqrt{d_k}$ $\\rightarrow$ 가중치 $w$",
+        "score_line": SCORE_LINE,
+        "blend": r"$\sum_i w_i v_i$ =",
+        "row_one": "쿼리 $q_1$ = {q}: 주제 1을 찾는 쪽지",
+        "row_both": "쿼리 $q_2$ = {q}: 두 주제가 모두 궁금한 쪽지",
+        # scaled dot-product attention, five steps
+        "sdpa_q": "1단계: 쿼리 Q",
+        "sdpa_k": "1단계: 키 K",
+        "sdpa_v": "1단계: 밸류 V",
+        "sdpa_formula": FORMULA,
+        "sdpa_info": SIZES + "\n행: 쿼리 $q_1$ ~ $q_{L}$\n열: 키 $k_1$ ~ $k_{L}$\n4단계의 각 행은 합이 1",
+        "sdpa_scores": "2단계: 점수 $QK^\\top$",
+        "sdpa_scaled": "3단계: $\\div\\sqrt{{d_k}}$ (= {sqrt:g})",
+        "sdpa_weights": "4단계: 소프트맥스",
+        "sdpa_output": "5단계: 가중치 × V",
+        "component": "성분",
+        "key": "키",
+        # toy sentence
+        "features": ["동물", "음식", "동작", "지시어"],
+        "toy_vectors": "단어 벡터 (손으로 정함)",
+        "toy_weights": "셀프 어텐션 가중치\n규칙 $W_Q$: 지시어 $\\rightarrow$ 음식, 동작 $\\rightarrow$ 동물",
+        "toy_key": "키 단어 (보이는 쪽)",
+        "toy_query": "쿼리 단어 (보는 쪽)",
+        "toy_note": ("초록 테두리: 규칙이 의도한 대로 본 곳. 빨간 테두리: 틀린 곳. "
+                     "지시어 ‘{word}’가 꾸미는 말은 ‘{intended}’인데\n"
+                     "가장 많이 보는 것은 ‘{top}’이다 "
+                     "(규칙은 내용만 볼 뿐 어느 단어의 바로 앞에 있는지 모른다).\n"
+                     "‘{u1}’·‘{u2}’ 행: 규칙이 없어 모든 단어를 {w:.2f}씩 고르게 본다."),
+        # causal mask
+        "causal_mask": "인과 마스크",
+        "causal_weights": "마스크 뒤 소프트맥스 가중치",
+        "key_pos": "키 위치 j",
+        "query_pos": "쿼리 위치 i",
+        "allowed": "볼 수 있음 (j ≤ i)",
+        "blocked": "가림: 점수 -∞ (j > i)",
+        "causal_zero": "대각선 위(가려진 곳) 가중치의 최댓값 = {v}",
+        # multi-head
+        "proj_each": "각각 D×D\n+ 편향 D",
+        "head": "헤드 {i}: 어텐션",
+        "split": "헤드로 나누기 $(B, h, L, d_k)$ =",
+        "concat": "이어 붙이기",
+        "shape_legend": "B = {B} 배치, L = {L} 길이, D = {D}, h = {h} 헤드, $d_k$ = D/h = {d_k}",
+        "n_heads": "헤드 수 h",
+        "params_title": "파라미터 수 (D = {D})",
+        "params_formula": "$4D^2 + 4D$, 헤드 수와 무관",
+        # sinusoid
+        "pe_heatmap": "사인파 위치 인코딩 (L = {L}, D = {D})",
+        "pe_dim": "차원",
+        "pe_pos": "위치 pos",
+        "pe_curve": "차원 {dim} (파장 {lam:,.1f})",
+        "pe_curves": "차원별 곡선: 빠른 바늘과 느린 바늘",
+        # rope
+        "rope_rotation": "첫 성분 쌍을 m·θ만큼 회전 (θ = {theta:g} rad)",
+        "rope_pair": "성분 쌍 $(x_0, x_1)$",
+        "rope_scores": "RoPE: 점수 q·k (위치 m, n)",
+        "rope_additive": "비교: 사인파 표를 더하면",
+        "rope_n": "키 위치 n",
+        "rope_m": "쿼리 위치 m",
+        "rope_dev": "대각선(m - n 일정)의 최대 편차: {v:.1e}",
+    },
+    "en": {
+        "inputs": "Inputs (source tokens)",
+        "outputs": "Outputs (target, shifted right)",
+        "in_embed": "Input embedding",
+        "out_embed": "Output embedding",
+        "pos_enc": "Positional\nencoding",
+        "self_attn": "Multi-head self-attention",
+        "masked_attn": "Masked multi-head\nself-attention",
+        "cross_attn": "Multi-head cross-attention",
+        "norm": "Add & Norm",
+        "ffn": "Feed-forward network",
+        "enc_to_dec": "encoder output $\\rightarrow$ K, V",
+        "encoder": "Encoder",
+        "decoder": "Decoder",
+        "linear": "Linear",
+        "softmax": "Softmax",
+        "out_probs": "Next-token probabilities",
+        "slip": "query slip",
+        "want_one": "wants topic 1 only",
+        "want_both": "curious about both",
+        "book": "book {b}",
+        "col_key": "key (index card)",
+        "col_value": "value (book content)",
+        "col_out": "output",
+        "score_head": "score $q\\cdot k/\\sqrt{d_k}$ $\\rightarrow$ weight $w$",
+        "score_line": SCORE_LINE,
+        "blend": r"$\sum_i w_i v_i$ =",
+        "row_one": "Query $q_1$ = {q}: a slip asking for topic 1",
+        "row_both": "Query $q_2$ = {q}: a slip curious about both topics",
+        "sdpa_q": "Step 1: queries Q",
+        "sdpa_k": "Step 1: keys K",
+        "sdpa_v": "Step 1: values V",
+        "sdpa_formula": FORMULA,
+        "sdpa_info": SIZES + "\nrows: queries $q_1$ to $q_{L}$\ncolumns: keys $k_1$ to $k_{L}$"
+                     "\neach row of step 4 sums to 1",
+        "sdpa_scores": "Step 2: scores $QK^\\top$",
+        "sdpa_scaled": "Step 3: $\\div\\sqrt{{d_k}}$ (= {sqrt:g})",
+        "sdpa_weights": "Step 4: softmax",
+        "sdpa_output": "Step 5: weights × V",
+        "component": "component",
+        "key": "key",
+        "features": ["animal", "food", "action", "demonstrative"],
+        "toy_vectors": "Word vectors (set by hand)",
+        "toy_weights": "Self-attention weights\nrule $W_Q$: demonstrative $\\rightarrow$ food, action $\\rightarrow$ animal",
+        "toy_key": "key word (looked at)",
+        "toy_query": "query word (looking)",
+        "toy_note": ("Green outline: attends where the rule intends. Red outline: the rule fails. "
+                     "The demonstrative ‘{word}’ belongs to ‘{intended}’\n"
+                     "but attends most to ‘{top}’ (the rule sees content only, not which word comes next).\n"
+                     "Rows ‘{u1}’ and ‘{u2}’: no rule, so {w:.2f} on every word."),
+        "causal_mask": "Causal mask",
+        "causal_weights": "Softmax weights after the mask",
+        "key_pos": "key position j",
+        "query_pos": "query position i",
+        "allowed": "may attend (j ≤ i)",
+        "blocked": "blocked: score -∞ (j > i)",
+        "causal_zero": "largest weight above the diagonal (blocked) = {v}",
+        "proj_each": "each D×D\n+ bias D",
+        "head": "head {i}: attention",
+        "split": "split into heads $(B, h, L, d_k)$ =",
+        "concat": "concat",
+        "shape_legend": "B = {B} batch, L = {L} length, D = {D}, h = {h} heads, $d_k$ = D/h = {d_k}",
+        "n_heads": "number of heads h",
+        "params_title": "Parameters (D = {D})",
+        "params_formula": "$4D^2 + 4D$, whatever the head count",
+        "pe_heatmap": "Sinusoidal encoding (L = {L}, D = {D})",
+        "pe_dim": "dimension",
+        "pe_pos": "position pos",
+        "pe_curve": "dim {dim} (wavelength {lam:,.1f})",
+        "pe_curves": "Per-dimension curves: fast and slow hands",
+        "rope_rotation": "First pair rotated by m·θ (θ = {theta:g} rad)",
+        "rope_pair": "pair of components $(x_0, x_1)$",
+        "rope_scores": "RoPE: scores q·k (positions m, n)",
+        "rope_additive": "Contrast: sinusoids added instead",
+        "rope_n": "key position n",
+        "rope_m": "query position m",
+        "rope_dev": "max spread along a diagonal: {v:.1e}",
+    },
+}

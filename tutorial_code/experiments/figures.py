@@ -1,0 +1,223 @@
+"""The course's explanatory figures, and the worked examples whose numbers lessons 2–6 quote.
+
+run() computes every example with the package (``tutorial_code``) in float64 on the CPU and
+keeps the hand computations beside the code's results; figures() draws, once per language:
+
+    architecture   the encoder–decoder of Vaswani et al. (2017), Figure 1
+    qkv_roles      query slip, key cards, book contents: the library of lesson 2, with its numbers
+    sdpa_steps     the five steps of softmax(QKᵀ/√d_k)V on a 4×4 example (lesson 3)
+    self_attention the toy sentence: word vectors and who attends to whom (lesson 4)
+    causal_mask    allowed/blocked grid and the weights after the mask (lesson 4)
+    multihead      (B, L, D) → (B, h, L, d_k) → concat → W_O, and 4D² + 4D for any h (lesson 5)
+    sinusoid       the sinusoidal table and four of its dimensions (lesson 6)
+    rope           rotation by m·θ, and scores that depend only on m − n (lesson 6)
+
+The drawing lives in :mod:`.diagrams` (boxes and arrows) and :mod:`.heatmaps` (numbers in
+cells, curves); the computations in :mod:`.worked_examples`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import diagrams, heatmaps, plotting
+from . import worked_examples as we
+from .figure_labels import LABELS, WORDS
+
+TITLE = {"ko": "설명 그림과 손으로 푸는 예제", "en": "Explanatory figures and worked examples"}
+
+
+@dataclass(frozen=True)
+class Config:
+    # lesson 2: three books in 2-D. Book 3 is about both topics, so its key card points between
+    # the other two and is a little longer (it is the best match for "curious about both").
+    library_keys: tuple = ((2.0, 0.0), (0.0, 2.0), (1.5, 1.5))      # index cards k_1..k_3
+    library_values: tuple = ((10.0, 0.0), (0.0, 10.0), (6.0, 6.0))  # contents v_1..v_3
+    query_one: tuple = (4.0, 0.0)    # a slip that asks for topic 1 only
+    query_both: tuple = (1.0, 1.0)   # a slip "curious about both"
+    stretch: float = 10.0            # assignment 1: vectors this many times longer (or wider)
+    # lesson 3: L = 4 queries and keys of width d_k = 4 (small integers, so QKᵀ is easy by hand)
+    sdpa_q: tuple = ((2, 0, 1, 0), (0, 2, 0, 1), (1, 1, 0, 0), (0, 0, 1, 2))
+    sdpa_k: tuple = ((1, 0, 1, 0), (0, 1, 0, 1), (1, 1, 0, 0), (0, 0, 1, 1))
+    sdpa_v: tuple = ((1, 0, 0, 2), (0, 2, 1, 0), (1, 1, 0, 0), (0, 0, 2, 1))
+    # lesson 4: word vectors over [animal, food, action, demonstrative]; W_K = W_V = identity
+    toy_vectors: tuple = (("that", (0, 0, 0, 1)), ("cat", (1, 0, 0, 0)), ("this", (0, 0, 0, 1)),
+                          ("fish", (0, 1, 0, 0)), ("ate", (0, 0, 1, 0)))
+    toy_order_ko: tuple = ("that", "cat", "this", "fish", "ate")   # 그 고양이가 이 생선을 먹었다
+    toy_order_en: tuple = ("that", "cat", "ate", "this", "fish")   # that cat ate this fish
+    toy_strength: float = 6.0        # the two hand-set entries of W_Q
+    toy_intended: tuple = (("that", "cat"), ("this", "fish"), ("ate", "cat"))  # what a reader expects
+    shuffle_d_model: int = 16        # the random MultiHeadAttention of the shuffle check
+    shuffle_heads: int = 4
+    causal_len: int = 6              # L of the causal-mask example
+    causal_d_k: int = 4
+    # lesson 5: parameter counts of MultiHeadAttention, and the shapes of one pass
+    mha_d_models: tuple = (64, 512)
+    mha_heads: tuple = (1, 2, 4, 8)
+    mha_shape: tuple = (("B", 2), ("L", 5), ("D", 64), ("h", 4))  # the reference model's D and h
+    # lesson 6: positions
+    pe_length: int = 100             # positions shown in the sinusoid heatmap
+    pe_d_model: int = 64
+    pe_dims: tuple = (0, 4, 16, 32)  # the curves drawn
+    rope_positions: int = 8          # m, n in 0..7 for the score matrix
+    rope_d_k: int = 8
+    rope_arrows: int = 6             # positions drawn as arrows
+    seed: int = 0
+
+    @classmethod
+    def tiny(cls) -> "Config":
+        # the full size already takes seconds, and tiny test builds of the site must find
+        # every key the pages quote: tiny is the full size
+        return cls()
+
+
+# every claim here is exact (up to float64 rounding), so the tiny size keeps the same gates
+GATES = {
+    "library.max_hand_vs_code_diff": (0.0, 1e-12),          # the hand computation = the code
+    "library.max_blend_vs_weighted_sum_diff": (0.0, 1e-12), # output = Σ w_i v_i
+    "library.one.top_book": (1, 1),                          # the topic-1 slip picks book 1 ...
+    "library.both.max_weight": (0.0, 0.6),                   # ... the "both" slip blends
+    "library.both.weight_sum": (1.0 - 1e-12, 1.0 + 1e-12),
+    "library.stretch.max_longer_unscaled": (0.99, 1.0),      # unscaled ×10 piles onto one book
+    "library.stretch.max_wider_unscaled": (0.99, 1.0),
+    "library.stretch.max_wider_scaled": (0.0, 0.95),         # ÷√d_k keeps some blend
+    "sdpa.code_vs_steps_max_diff": (0.0, 1e-12),
+    "sdpa.row_sum_max_err": (0.0, 1e-12),
+    "toy.word.ate.rule_ok": (1, 1),                          # action → animal: the cat
+    "toy.word.this.rule_ok": (1, 1),                         # demonstrative → food: this fish
+    "toy.word.that.rule_ok": (0, 0),                         # the failure the figure shows
+    "toy.word.cat.is_uniform": (1, 1),                       # the rule says nothing for nouns
+    "toy.language_order_max_diff": (0.0, 1e-12),
+    "shuffle.toy_max_diff": (0.0, 1e-12),
+    "shuffle.mha_max_diff": (0.0, 1e-12),
+    "shuffle.with_position_max_diff": (1e-3, 1e3),           # position information breaks it
+    "causal.max_blocked_weight": (0.0, 0.0),                 # exactly zero above the diagonal
+    "causal.row_sum_max_err": (0.0, 1e-12),
+    "multihead.max_spread": (0, 0),                          # same count for every head count
+    "multihead.max_formula_diff": (0, 0),                    # = 4D² + 4D
+    "sinusoid.formula_max_diff": (0.0, 1e-9),
+    "rope.max_diagonal_deviation": (0.0, 1e-12),             # depends only on m − n
+    "rope.additive_diagonal_deviation": (1e-3, 1e3),         # the added table does not
+    "rope.norm_change": (0.0, 1e-12),                        # a rotation keeps lengths
+}
+TINY_GATES = GATES
+
+
+def run(cfg: Config, ctx) -> dict:
+    gen = ctx.generator()
+    lib = we.library([list(k) for k in cfg.library_keys], [list(v) for v in cfg.library_values],
+                     {"one": list(cfg.query_one), "both": list(cfg.query_both)}, cfg.stretch)
+    sdpa = we.sdpa_steps(cfg.sdpa_q, cfg.sdpa_k, cfg.sdpa_v)
+    vectors = {w: list(v) for w, v in cfg.toy_vectors}
+    toy = we.toy_sentence(vectors, {"ko": list(cfg.toy_order_ko), "en": list(cfg.toy_order_en)},
+                          cfg.toy_strength)
+    toy["words"] = WORDS
+    for entry in toy["word"].values():  # the word attended to most, as each page writes it
+        entry["top_word"] = entry["top"] and {lang: WORDS[lang][entry["top"]] for lang in WORDS}
+    for word, intended in cfg.toy_intended:  # 1 where the rule's favourite is the intended word
+        toy["word"][word]["intended"] = intended
+        toy["word"][word]["rule_ok"] = int(toy["word"][word]["top"] == intended)
+    X = we.t64([vectors[w] for w in cfg.toy_order_ko])
+    shuffle = we.shuffle_demo(X, we.t64(toy["W_Q"]), gen, cfg.shuffle_d_model, cfg.shuffle_heads)
+    shuffle["words"] = {lang: [WORDS[lang][cfg.toy_order_ko[i]] for i in shuffle["perm"]]
+                        for lang in WORDS}
+    results = {
+        "library": lib,
+        "sdpa": sdpa,
+        "toy": toy,
+        "shuffle": shuffle,
+        "causal": we.causal_example(cfg.causal_len, cfg.causal_d_k, gen),
+        "multihead": we.multihead_facts(list(cfg.mha_d_models), list(cfg.mha_heads), dict(cfg.mha_shape)),
+        "sinusoid": we.sinusoid_facts(cfg.pe_length, cfg.pe_d_model, list(cfg.pe_dims)),
+        "rope": we.rope_facts(cfg.rope_positions, cfg.rope_d_k, gen, cfg.rope_arrows),
+    }
+    results["tables"] = tables(results)
+    return results
+
+
+# ---------------------------------------------------------------- tables for the pages
+
+def _col(key, ko, en, fmt=None):
+    c = {"key": key, "label": {"ko": ko, "en": en}}
+    return c | ({"fmt": fmt} if fmt else {})
+
+
+def matrix_table(M, row_names, col_names, corner, fmt=".2f") -> dict:
+    """A matrix as a page table; ``corner`` = (ko, en) header of the row-name column."""
+    cols = [_col("row", *corner)] + [_col(f"c{j}", c, c, fmt) for j, c in enumerate(col_names)]
+    rows = [{"row": r} | {f"c{j}": v for j, v in enumerate(M[i])} for i, r in enumerate(row_names)]
+    return {"columns": cols, "rows": rows}
+
+
+def tables(res: dict) -> dict:
+    lib, sdpa, toy = res["library"], res["sdpa"], res["toy"]
+    books = range(1, len(lib["keys"]) + 1)
+    per_query = [(f"{kind}_{q}", f"q{n}·k" if kind == "dot" else f"q{n}·k/√{lib['d_k']}", fmt)
+                 for n, q in ((1, "one"), (2, "both")) for kind, fmt in (("dot", ".2f"), ("scaled", ".3f"))]
+    out = {"library": {
+        "columns": [_col("book", "책", "book"), _col("key", "키 k", "key k"),
+                    _col("value", "밸류 v (내용)", "value v (content)")]
+                   + [_col(key, label, label, fmt) for key, label, fmt in per_query[:2]]
+                   + [_col("w_one", "가중치 (q1)", "weight (q1)", ".3f")]
+                   + [_col(key, label, label, fmt) for key, label, fmt in per_query[2:]]
+                   + [_col("w_both", "가중치 (q2)", "weight (q2)", ".3f")],
+        "rows": [{"book": b, "key": _vec(lib["keys"][b - 1]), "value": _vec(lib["values"][b - 1]),
+                  **{f"{kind}_{q}": lib[q][src][b - 1] for q in ("one", "both")
+                     for kind, src in (("dot", "dots"), ("scaled", "scaled"), ("w", "weights"))}}
+                 for b in books]}}
+    out["library_hand"] = {
+        "columns": [_col("query", "쿼리", "query"), _col("quantity", "값", "quantity"),
+                    _col("hand", "손 계산", "by hand", ".6f"), _col("code", "코드", "code", ".6f"),
+                    _col("diff", "차이", "difference", ".1e")],
+        "rows": [{"query": f"q{n} = {_vec(lib[q]['query'])}", "quantity": f"{name}{j + 1}",
+                  "hand": h, "code": c, "diff": abs(h - c)}
+                 for n, q in ((1, "one"), (2, "both"))
+                 for name, hs, cs in (("w", lib[q]["hand"]["weights"], lib[q]["weights"]),
+                                      ("out", lib[q]["hand"]["output"], lib[q]["output"]))
+                 for j, (h, c) in enumerate(zip(hs, cs))]}
+    st = lib["stretch"]
+    n, dw = st["factor"], st["wider_d_k"]
+    settings = ((f"q·k/√{lib['d_k']}", "scaled"), ("q·k", "unscaled"),
+                (f"({n:g}q)·({n:g}k)", "longer_unscaled"),
+                (f"q'·k', d_k = {dw}", "wider_unscaled"), (f"q'·k'/√{dw}", "wider_scaled"))
+    out["library_stretch"] = {
+        "columns": [_col("scores", "점수", "scores")]
+                   + [_col(f"w{b}", f"가중치 (책 {b})", f"weight (book {b})", ".4f") for b in books],
+        "rows": [{"scores": label} | {f"w{b}": st[key][b - 1] for b in books} for label, key in settings]}
+    L = sdpa["L"]
+    q_names, k_names = [f"q{i + 1}" for i in range(L)], [f"k{j + 1}" for j in range(L)]
+    dims = [str(j + 1) for j in range(sdpa["d_k"])]
+    out["sdpa_inputs"] = matrix_table(sdpa["Q"] + sdpa["K"] + sdpa["V"],
+                                      q_names + k_names + [f"v{j + 1}" for j in range(L)],
+                                      dims, ("벡터 \\ 성분", "vector \\ component"), fmt=".0f")
+    for step in ("scores", "scaled", "weights"):
+        out[f"sdpa_{step}"] = matrix_table(sdpa[step], q_names, k_names, ("쿼리 \\ 키", "query \\ key"))
+    out["sdpa_output"] = matrix_table(sdpa["output"], [f"out{i + 1}" for i in range(L)], dims,
+                                      ("출력 \\ 성분", "output \\ component"))
+    for lang in ("ko", "en"):
+        order = toy["lang"][lang]["order"]
+        names = [WORDS[lang][w] for w in order]
+        corner = ("쿼리 단어 \\ 키 단어", "query word \\ key word")
+        out[f"toy_weights_{lang}"] = matrix_table(toy["lang"][lang]["weights"], names, names, corner)
+    return out
+
+
+def _vec(v) -> str:
+    return "[" + ", ".join(f"{x:g}" for x in v) + "]"
+
+
+# ---------------------------------------------------------------- figures
+
+def figures(results: dict, lang: str, outdir) -> list:
+    t = plotting.labels(LABELS, lang)
+    with plotting.style(lang):
+        return [
+            diagrams.architecture(t, outdir),
+            diagrams.qkv_roles(results["library"], t, outdir),
+            heatmaps.sdpa_steps(results["sdpa"], t, outdir),
+            heatmaps.self_attention(results["toy"], lang, t, outdir),
+            heatmaps.causal(results["causal"], t, outdir),
+            diagrams.multihead(results["multihead"], t, outdir),
+            heatmaps.sinusoid(results["sinusoid"], t, outdir),
+            heatmaps.rope(results["rope"], t, outdir),
+        ]

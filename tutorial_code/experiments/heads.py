@@ -1,0 +1,279 @@
+"""One parameter budget, split into 1, 2, 4 or 8 heads (lesson 5).
+
+D = 64 stays fixed, so d_k = D / h shrinks as h grows and every attention module keeps
+4·D² + 4·D parameters (W_Q, W_K, W_V, W_O with their biases): the models differ only in how
+the same matrices are cut into heads. Each is the reference encoder–decoder (N = 2,
+d_ff = 128, post-LN, sinusoidal), trained on a small fixed budget to **sort** 8 digits, a task
+where where to look depends on the content (the query writing the k-th smallest digit must find
+it), not on a fixed position as in reversal, which every head count learns easily.
+
+Reported per head count (2 seeds): greedy test token accuracy and exact match, and the
+validation exact match along training. For the 4-head model, every head's cross-attention on
+one input, its entropy (how spread out it is: 0 = one key, log L_s = uniform) and how much weight
+it puts on the source position holding the digit being written or the digit just read. Nothing
+assigns these roles; whatever pattern a head shows, training found.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+import tutorial_code as tc
+
+from . import attention_plots as ap
+from . import digit_tasks as dt
+from . import plotting
+from . import seq2seq as s2s
+
+TITLE = {"ko": "헤드 수를 바꾸면: 같은 파라미터, 다른 분할",
+         "en": "Changing the head count: same parameters, different split"}
+
+
+@dataclass(frozen=True)
+class Config:
+    head_counts: tuple[int, ...] = (1, 2, 4, 8)  # h; d_k = 64 / h
+    seeds: int = 2                   # training runs per head count
+    task: str = "sort"               # see digit_tasks.TASKS
+    length: int = 8                  # digits per sequence
+    train_samples: int = 6_400       # the fixed budget: 100 steps of 64
+    batch_size: int = 64
+    max_lr: float = 5e-3             # Adam with a one-cycle schedule, as in the reversal recipe
+    check_every: int = 640           # samples between teacher-forced validation checks
+    n_valid: int = 1_000
+    n_test: int = 2_000              # held out, greedy decoding at the end
+    pattern_heads: int = 4           # the model whose heads are drawn
+    example: tuple[int, ...] = (3, 7, 1, 4, 9, 2, 8, 5)  # distinct digits: one source match each
+    n_attention: int = 500           # test sequences the per-head statistics average over
+    seed: int = 0
+
+    @classmethod
+    def tiny(cls) -> "Config":
+        return cls(head_counts=(1, 4), seeds=1, train_samples=640, check_every=320,
+                   n_valid=200, n_test=200, n_attention=50)
+
+
+GATES = {
+    "params.identical": (1, 1),                 # every head count has the same parameters
+    "params.attention_module": (16_640, 16_640),  # 4·64² + 4·64
+    "test_token_accuracy": (0.85, 1.0),         # every head count learns most of the task
+    "best_exact_match": (0.8, 1.0),
+}
+TINY_GATES = {"params.identical": (1, 1), "params.attention_module": (16_640, 16_640)}
+
+
+def new_model(n_heads: int, seed: int, device):
+    torch.manual_seed(seed)
+    cfg = tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE, n_heads=n_heads)
+    return s2s.init_weights(tc.EncoderDecoderTransformer(cfg)).to(device)
+
+
+def parameter_facts(head_counts) -> dict:
+    counts = {str(h): tc.count_parameters(new_model(h, 0, "cpu")) for h in head_counts}
+    mha = tc.MultiHeadAttention(64, head_counts[0])
+    return {"by_heads": counts, "attention_module": sum(p.numel() for p in mha.parameters()),
+            "identical": int(len({tuple(sorted(c.items())) for c in counts.values()}) == 1)}
+
+
+def train_one(n_heads: int, k: int, cfg: Config, ctx, data: dict):
+    """Train the h-head model for run k on the fixed budget; returns (model, trainer)."""
+    model = new_model(n_heads, cfg.seed + k, ctx.device)
+    steps = cfg.train_samples // cfg.batch_size
+    recipe = s2s.Recipe("one_cycle", "one_cycle", lr=cfg.max_lr)
+    opt, sched = s2s.build_optimizer(model.parameters(), recipe, steps, model.cfg.d_model)
+    vsrc, vtgt = data["valid_pairs"]
+    trainer = s2s.Trainer(model, opt, sched, check=lambda m: s2s.teacher_forced_metrics(m, vsrc, vtgt),
+                          check_every=cfg.check_every)
+    trainer.run(dt.training_batches(ctx.generator(k), steps, cfg.batch_size, cfg.length, cfg.task,
+                                    data["exclude"], ctx.device))
+    return model, trainer
+
+
+def head_stats(cross, src, tgt) -> dict:
+    """Per layer and head: entropy, max weight, weight on the digit written and on the digit read.
+
+    cross: per layer (B, h, L_t, L_s); src (B, L_s); tgt (B, L_t + 1). Averaged over the batch
+    and every query. Lists [layer][head].
+    """
+    write = dt.holds_digit(src, tgt[:, 1:]).unsqueeze(1).float()   # (B, 1, L_t, L_s)
+    read = dt.holds_digit(src, tgt[:, :-1]).unsqueeze(1).float()
+    out = {"entropy": [], "max_weight": [], "write_weight": [], "read_weight": []}
+    for w in cross:
+        out["entropy"].append(s2s.entropy(w).mean(dim=(0, 2)).tolist())
+        out["max_weight"].append(w.max(-1).values.mean(dim=(0, 2)).tolist())
+        out["write_weight"].append((w * write).sum(-1).mean(dim=(0, 2)).tolist())
+        out["read_weight"].append((w * read).sum(-1).mean(dim=(0, 2)).tolist())
+    return out
+
+
+@torch.no_grad()
+def patterns(model, cfg: Config, data: dict) -> dict:
+    model.eval()
+    device = next(model.parameters()).device
+    src, tgt = (t.to(device) for t in dt.make_pairs(torch.tensor([cfg.example]), cfg.task))
+    _, att = model(src, tgt[:, :-1], return_attention=True)
+    tsrc, ttgt = (t[:cfg.n_attention] for t in data["test_pairs"])
+    _, test_att = model(tsrc, ttgt[:, :-1], return_attention=True)
+    return {"n_heads": model.cfg.n_heads, "src_tokens": dt.token_names(src[0]),
+            "tgt_tokens": dt.token_names(tgt[0, :-1]), "out_tokens": dt.token_names(tgt[0, 1:]),
+            "cross": [w[0].tolist() for w in att["cross"]],
+            "example": head_stats(att["cross"], src, tgt),
+            "test_average": {**head_stats(test_att["cross"], tsrc, ttgt), "n_sequences": tsrc.size(0)},
+            "uniform_entropy": math.log(src.size(1))}
+
+
+def run(cfg: Config, ctx) -> dict:
+    with s2s.one_thread():
+        return _run(cfg, ctx)
+
+
+def _run(cfg: Config, ctx) -> dict:
+    if cfg.pattern_heads not in cfg.head_counts:
+        raise ValueError(f"pattern_heads={cfg.pattern_heads} must be one of head_counts={cfg.head_counts}")
+    data = dt.held_out(cfg.n_valid, cfg.n_test, cfg.length, cfg.task, ctx)
+    by_heads, drawn = {}, None
+    jobs = [(h, k) for h in cfg.head_counts for k in range(cfg.seeds)]
+    with ctx.progress(len(jobs), "head counts x seeds") as bar:
+        for i in bar:
+            h, k = jobs[i]
+            model, trainer = train_one(h, k, cfg, ctx, data)
+            test = s2s.greedy_metrics(model, *data["test_pairs"], dt.BOS, dt.EOS)
+            by_heads.setdefault(str(h), {"runs": []})["runs"].append(
+                {"seed": cfg.seed + k, "test": test, "seconds": trainer.seconds, "samples": trainer.samples,
+                 "valid_curve": [{key: c[key] for key in ("samples", "exact_match", "token_accuracy")}
+                                 for c in trainer.checks]})
+            bar.log(heads=h, exact=test["exact_match"])
+            if h == cfg.pattern_heads and k == 0:
+                drawn = patterns(model, cfg, data)
+    for entry in by_heads.values():
+        for key in ("token_accuracy", "exact_match"):
+            entry[f"test_{key}"] = statistics.fmean(r["test"][key] for r in entry["runs"])
+        entry["seconds"] = statistics.fmean(r["seconds"] for r in entry["runs"])
+    results = {
+        "task": cfg.task, "head_counts": list(cfg.head_counts),
+        "d_k": [64 // h for h in cfg.head_counts],
+        "params": parameter_facts(cfg.head_counts),
+        "by_heads": by_heads,
+        "test_token_accuracy": [by_heads[str(h)]["test_token_accuracy"] for h in cfg.head_counts],
+        "test_exact_match": [by_heads[str(h)]["test_exact_match"] for h in cfg.head_counts],
+        "train_samples": cfg.train_samples, "n_test": cfg.n_test, "seeds": cfg.seeds,
+        "patterns": drawn,
+    }
+    results["best_exact_match"] = max(results["test_exact_match"])
+    results["tables"] = tables(results)
+    return results
+
+
+def tables(r: dict) -> dict:
+    def col(key, ko, en, fmt=None):
+        return {"key": key, "label": {"ko": ko, "en": en}, **({"fmt": fmt} if fmt else {})}
+    acc_rows = []
+    for h, d_k in zip(r["head_counts"], r["d_k"]):
+        e, p = r["by_heads"][str(h)], r["params"]["by_heads"][str(h)]
+        acc_rows.append({"h": h, "d_k": d_k, "attention": p["attention"], "total": p["total"],
+                         "token": e["test_token_accuracy"], "exact": e["test_exact_match"],
+                         "per_seed": " / ".join(f"{x['test']['exact_match']:.3f}" for x in e["runs"]),
+                         "seconds": e["seconds"]})
+    p = r["patterns"]["test_average"]
+    head_rows = [{"layer": i + 1, "head": j + 1, "entropy": p["entropy"][i][j], "max": p["max_weight"][i][j],
+                  "write": p["write_weight"][i][j], "read": p["read_weight"][i][j]}
+                 for i in range(len(p["entropy"])) for j in range(len(p["entropy"][i]))]
+    return {
+        "accuracy": {"columns": [
+            col("h", "헤드 수 $h$", "heads $h$"), col("d_k", "$d_k$", "$d_k$"),
+            col("attention", "어텐션 파라미터", "attention parameters", ","),
+            col("total", "전체 파라미터", "all parameters", ","),
+            col("token", "토큰 정확도", "token accuracy", ".3f"),
+            col("exact", "완전 일치율", "exact match", ".3f"),
+            col("per_seed", "시드별 완전 일치율", "exact match per seed"),
+            col("seconds", "학습 시간 (초)", "training time (s)", ".1f")], "rows": acc_rows},
+        "patterns": {"columns": [
+            col("layer", "층", "layer"), col("head", "헤드", "head"),
+            col("entropy", "엔트로피 (nat)", "entropy (nats)", ".2f"),
+            col("max", "최대 가중치", "largest weight", ".2f"),
+            col("write", "쓸 숫자에 준 가중치", "weight on the digit written", ".2f"),
+            col("read", "방금 읽은 숫자에 준 가중치", "weight on the digit just read", ".2f")],
+            "rows": head_rows},
+    }
+
+
+LABELS = {
+    "ko": {
+        "acc_title": "헤드 수별 테스트 정확도 (시드 {n}개)",
+        "heads_axis": "헤드 수 $h$ ($d_k = 64/h$)",
+        "token": "토큰 정확도", "exact": "완전 일치율", "seed": "시드별 값",
+        "curve_title": "학습 중 검증 완전 일치율 (시드 평균)",
+        "samples": "학습 샘플 수", "exact_y": "완전 일치율",
+        "heads_legend": "$h$ = {h}",
+        "params_note": "어텐션 모듈 파라미터: 모든 $h$에서 {n:,}개",
+        "grid_title": "정렬을 배운 헤드 4개의 교차 어텐션 (입력 {src})",
+        "layer": "{i}층", "query": "디코더 입력", "key": "소스 토큰",
+        "head_title": "헤드 {j}\nH={H:.2f} · 쓸 숫자 {w:.2f}",
+        "mark_note": "주황 테두리: 지금 쓸 숫자가 있는 소스 위치 · H: 엔트로피(nat, 균등하면 {u:.2f}) · 쓸 숫자: 그 위치에 준 가중치",
+    },
+    "en": {
+        "acc_title": "Test accuracy by head count ({n} seeds)",
+        "heads_axis": "heads $h$ ($d_k = 64/h$)",
+        "token": "token accuracy", "exact": "exact match", "seed": "per seed",
+        "curve_title": "Validation exact match during training (seed mean)",
+        "samples": "training samples", "exact_y": "exact match",
+        "heads_legend": "$h$ = {h}",
+        "params_note": "attention module parameters: {n:,} for every $h$",
+        "grid_title": "Cross-attention of the four heads that learned to sort (input {src})",
+        "layer": "layer {i}", "query": "decoder input", "key": "source token",
+        "head_title": "head {j}\nH={H:.2f} · written {w:.2f}",
+        "mark_note": "orange outline: the source position of the digit being written · H: entropy (nats; uniform = {u:.2f}) · written: the weight there",
+    },
+}
+HEAD_COLORS = ("raw", "valid", "accent", "scaled", "other")
+
+
+def figures(results: dict, lang: str, outdir) -> list:
+    t = plotting.labels(LABELS, lang)
+    with plotting.style(lang):
+        return [accuracy_figure(results, t, outdir), patterns_figure(results, t, outdir)]
+
+
+def accuracy_figure(r: dict, t: dict, outdir):
+    c = plotting.COLORS
+    fig, (ax1, ax2) = plotting.subplots(1, 2, figsize=(10.0, 3.7))
+    x = np.arange(len(r["head_counts"]))
+    ticks = [f"{h}\n($d_k$={d})" for h, d in zip(r["head_counts"], r["d_k"])]
+    for key, color, dx, marker in (("token_accuracy", c["scaled"], -0.08, "o"), ("exact_match", c["raw"], 0.08, "s")):
+        ax1.plot(x + dx, r[f"test_{key}"], marker=marker, color=color, lw=1.5,
+                 label=t["token" if key == "token_accuracy" else "exact"])
+        for i, h in enumerate(r["head_counts"]):
+            seeds = [run["test"][key] for run in r["by_heads"][str(h)]["runs"]]
+            ax1.scatter([x[i] + dx] * len(seeds), seeds, s=12, color=color, alpha=0.45, lw=0)
+    ax1.set_xticks(x, ticks)
+    title = t["acc_title"].format(n=r["seeds"]) + "\n" + t["params_note"].format(n=r["params"]["attention_module"])
+    ax1.set(title=title, xlabel=t["heads_axis"], ylim=(None, 1.01))
+    ax1.legend(fontsize=8, loc="center right")
+    for i, h in enumerate(r["head_counts"]):
+        runs = r["by_heads"][str(h)]["runs"]
+        samples = [p["samples"] for p in runs[0]["valid_curve"]]
+        mean = np.mean([[p["exact_match"] for p in run["valid_curve"]] for run in runs], axis=0)
+        ax2.plot(samples, mean, "o-", ms=3, color=c[HEAD_COLORS[i % len(HEAD_COLORS)]],
+                 label=t["heads_legend"].format(h=h))
+    ax2.set(title=t["curve_title"], xlabel=t["samples"], ylabel=t["exact_y"], ylim=(-0.02, 1.02))
+    ax2.legend(fontsize=8)
+    return plotting.save(fig, outdir, "heads_accuracy")
+
+
+def patterns_figure(r: dict, t: dict, outdir):
+    p = r["patterns"]
+    stats = p["example"]
+    n_layers, n_heads = len(p["cross"]), p["n_heads"]
+    titles = [[t["head_title"].format(j=j + 1, H=stats["entropy"][i][j], w=stats["write_weight"][i][j])
+               for j in range(n_heads)] for i in range(n_layers)]
+    marks = [(q, p["src_tokens"].index(tok)) for q, tok in enumerate(p["out_tokens"]) if tok in p["src_tokens"]]
+    fig = ap.head_grid(p["cross"], p["src_tokens"], p["tgt_tokens"], titles,
+                       [t["layer"].format(i=i + 1) for i in range(n_layers)], t["key"], t["query"], marks)
+    digits = " ".join(tok for tok in p["src_tokens"] if tok.isdigit())
+    fig.suptitle(t["grid_title"].format(src=digits), fontsize=11)
+    fig.supxlabel(t["mark_note"].format(u=p["uniform_entropy"]), fontsize=8, color=plotting.COLORS["raw"])
+    return plotting.save(fig, outdir, "heads_patterns")

@@ -1,0 +1,331 @@
+"""Where the LayerNorm sits: post-LN (the 2017 paper) against pre-LN (GPT-2), six layers deep.
+
+Lesson 7. Post-LN computes LayerNorm(x + Sublayer(x)); pre-LN computes x + Sublayer(LayerNorm(x))
+and ends the stack with one more LayerNorm. Xiong et al. (2020, "On Layer Normalization in the
+Transformer Architecture") showed that at initialisation post-LN's gradients are large
+(largest near the output), so a large learning rate needs a warm-up, while pre-LN's gradients
+are smaller and about the same in every layer.
+
+Setup: a decoder-only :class:`~tutorial_code.models.DecoderOnlyTransformer`, 6 layers of the
+course's reference width (D = 64, 4 heads, d_ff = 128), learns to copy: the sequence
+``x_1 … x_8 SEP x_1 … x_8`` of random digits, next-token loss on the second half only (the first
+half is random and cannot be predicted; log 10 ≈ 2.30 is the loss of guessing a digit).
+Both placements get the same initial weights (same seed, same parameter order) and see the same
+batches. Adam at a deliberately high learning rate, with and without a linear warm-up.
+
+The output layer is not tied to the embedding (``tie_embeddings=False``): the package's token
+embedding is N(0, 1), so tied logits start with a spread of about √D = 8 and the first loss is
+far above log 10, which would hide the effect of the norm placement behind a bad start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import matplotlib
+import torch
+import torch.nn.functional as F
+from matplotlib.ticker import FuncFormatter, NullFormatter
+from torch import Tensor
+
+from tutorial_code.models import DecoderOnlyTransformer, TransformerConfig
+
+from . import plotting
+
+TITLE = {"ko": "층 정규화의 위치: Post-LN 대 Pre-LN", "en": "Where the LayerNorm goes: post-LN vs pre-LN"}
+SEP, DIGIT0 = 1, 2  # token 0 is padding (unused), 1 separates the halves, digit d is d + 2
+VOCAB_SIZE = DIGIT0 + 10
+NORMS = ("post", "pre")
+
+
+@dataclass(frozen=True)
+class Config:
+    n_layers: int = 6          # N, decoder layers (paper: 6)
+    d_model: int = 64          # D, the course's reference width
+    n_heads: int = 4           # h
+    d_ff: int = 128            # feed-forward width
+    n_digits: int = 8          # digits to copy
+    batch_size: int = 32       # sequences per step
+    steps: int = 400           # training steps per run
+    lr: float = 0.01           # Adam's peak learning rate, high on purpose
+    warmup: int = 100          # linear warm-up steps, for the runs with warm-up
+    init_seeds: int = 5        # initialisations averaged for the gradient norms at init
+    init_batch: int = 256      # sequences in the batch that measures them
+    checkpoints: tuple[int, ...] = (0, 25, 100, 200, 399)  # steps whose grad norms are kept
+    curve_every: int = 10      # the loss curve keeps the mean of each block of this many steps
+    seed: int = 0
+
+    @classmethod
+    def tiny(cls) -> "Config":
+        return cls(n_layers=2, steps=20, warmup=5, init_seeds=2, init_batch=32,
+                   checkpoints=(0, 19), curve_every=5)
+
+
+GATES = {
+    "init.ratio": (3.0, 1e3),          # post-LN's gradients are several times pre-LN's
+    "init.spread.pre": (1.0, 1.15),    # pre-LN: every layer about the same
+    "init.spread.post": (1.15, 10.0),  # post-LN: uneven across layers
+    "final.post.no_warmup": (2.0, 1e9),  # too high a learning rate: post-LN stays near guessing
+    "final.post.warmup": (0.0, 1.0),     # a warm-up rescues it
+    "final.pre.no_warmup": (0.0, 1.0),   # pre-LN needs no warm-up
+    "final.pre.warmup": (0.0, 1.0),
+    "runs.post_no_warmup.grad_ratio.0": (0.0, 0.05),  # ... its lowest layer stops learning
+}
+TINY_GATES = {"init.spread.pre": (1.0, 1.5)}
+
+
+def copy_batch(batch_size: int, n_digits: int, gen: torch.Generator) -> tuple[Tensor, Tensor]:
+    """Inputs and next-token targets, both (B, 2·n_digits): ``x SEP x`` shifted by one."""
+    digits = torch.randint(DIGIT0, VOCAB_SIZE, (batch_size, n_digits), generator=gen)
+    seq = torch.cat([digits, torch.full((batch_size, 1), SEP), digits], dim=1)  # (B, 2n + 1)
+    return seq[:, :-1], seq[:, 1:]
+
+
+def copy_loss(model, x: Tensor, y: Tensor, n_digits: int) -> Tensor:
+    """Cross-entropy on the copied half: positions n … 2n−1 predict x_1 … x_n."""
+    logits = model(x)[:, n_digits:]  # (B, n, V)
+    return F.cross_entropy(logits.reshape(-1, VOCAB_SIZE), y[:, n_digits:].reshape(-1))
+
+
+def make_model(cfg: Config, norm: str, device) -> DecoderOnlyTransformer:
+    """The same initial weights for both placements: seeded, and LayerNorm draws no numbers."""
+    torch.manual_seed(cfg.seed)
+    tcfg = TransformerConfig(
+        vocab_size=VOCAB_SIZE, d_model=cfg.d_model, n_heads=cfg.n_heads, d_ff=cfg.d_ff,
+        n_layers=cfg.n_layers, norm_first=(norm == "pre"), position="learned",
+        max_len=2 * cfg.n_digits, tie_embeddings=False,
+    )
+    return DecoderOnlyTransformer(tcfg).to(device)
+
+
+def layer_grad_norms(model: DecoderOnlyTransformer) -> list[float]:
+    """‖∂loss/∂θ‖ over all parameters of each decoder layer, bottom (1) to top (N)."""
+    return [torch.cat([p.grad.flatten() for p in layer.parameters()]).norm().item()
+            for layer in model.decoder.layers]
+
+
+def grads_at_init(cfg: Config, norm: str, device) -> list[list[float]]:
+    """Per-layer gradient norms for ``init_seeds`` initialisations on one fixed batch."""
+    x, y = (t.to(device) for t in copy_batch(cfg.init_batch, cfg.n_digits,
+                                             torch.Generator().manual_seed(cfg.seed + 7)))
+    out = []
+    for s in range(cfg.init_seeds):
+        model = make_model(dataclasses.replace(cfg, seed=cfg.seed + s), norm, device)
+        copy_loss(model, x, y, cfg.n_digits).backward()
+        out.append(layer_grad_norms(model))
+    return out  # (seeds, layers)
+
+
+def train(cfg: Config, norm: str, warmup: int, ctx) -> dict:
+    """One run: Adam with an optional linear warm-up; loss curve and grad norms at checkpoints."""
+    model = make_model(cfg, norm, ctx.device)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, betas=(0.9, 0.98))  # betas of §5.3
+    ramp = (lambda step: min(1.0, (step + 1) / warmup)) if warmup else (lambda step: 1.0)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, ramp)
+    gen = ctx.generator(offset=1)  # the same batches for every run
+    losses, grad_norms = [], {}
+    with ctx.progress(cfg.steps, f"{norm}-LN, warm-up {warmup}") as bar:
+        for step in bar:
+            x, y = (t.to(ctx.device) for t in copy_batch(cfg.batch_size, cfg.n_digits, gen))
+            loss = copy_loss(model, x, y, cfg.n_digits)
+            opt.zero_grad()
+            loss.backward()
+            if step in cfg.checkpoints:
+                grad_norms[str(step)] = layer_grad_norms(model)
+            opt.step()
+            sched.step()
+            losses.append(loss.item())
+            bar.log(loss=losses[-1])
+    k = cfg.curve_every
+    tail = losses[-max(1, cfg.steps // 8):]
+    first, last = grad_norms[str(cfg.checkpoints[0])], grad_norms[str(cfg.checkpoints[-1])]
+    return {
+        "norm": norm, "warmup": warmup,
+        "curve_step": [i + k / 2 for i in range(0, cfg.steps, k)],  # centre of each block
+        "curve_loss": [sum(block) / len(block) for block in
+                       (losses[i : i + k] for i in range(0, cfg.steps, k))],
+        "first_loss": losses[0],
+        "final_loss": sum(tail) / len(tail),  # mean over the last eighth of the steps
+        "grad_norms": grad_norms,                               # {step: per layer}
+        "grad_ratio": [b / a for a, b in zip(first, last)],    # last checkpoint ÷ first
+    }
+
+
+def run(cfg: Config, ctx) -> dict:
+    layers = list(range(1, cfg.n_layers + 1))
+    init = {norm: grads_at_init(cfg, norm, ctx.device) for norm in NORMS}
+    mean = {norm: [sum(col) / len(col) for col in zip(*init[norm])] for norm in NORMS}
+    runs = {f"{norm}_{tag}": train(cfg, norm, w, ctx)
+            for norm in NORMS for tag, w in (("no_warmup", 0), ("warmup", cfg.warmup))}
+    res = {
+        "layers": layers,
+        "lr": cfg.lr,
+        "warmup": cfg.warmup,
+        "checkpoints": list(cfg.checkpoints),
+        "guess_loss": math.log(10),  # loss of a uniform guess over the 10 digits
+        "init": {
+            **mean,                                   # per layer, mean over initialisations
+            "seeds": init,
+            "ratio": sum(mean["post"]) / sum(mean["pre"]),  # post-LN ÷ pre-LN, all layers
+            "spread": {n: max(mean[n]) / min(mean[n]) for n in NORMS},  # largest ÷ smallest layer
+            "top_over_bottom": {n: mean[n][-1] / mean[n][0] for n in NORMS},
+        },
+        "runs": runs,
+        "final": {n: {t: runs[f"{n}_{t}"]["final_loss"] for t in ("no_warmup", "warmup")}
+                  for n in NORMS},
+    }
+    res["tables"] = tables(res, cfg)
+    return res
+
+
+def tables(res: dict, cfg: Config) -> dict:
+    def col(key, ko, en, fmt=None):
+        return {"key": key, "label": {"ko": ko, "en": en}, **({"fmt": fmt} if fmt else {})}
+
+    init_rows = [{"layer": i, "post": p, "pre": q, "ratio": p / q}
+                 for i, p, q in zip(res["layers"], res["init"]["post"], res["init"]["pre"])]
+    run_rows = []
+    for name, r in res["runs"].items():
+        run_rows.append({"norm": "Post-LN" if r["norm"] == "post" else "Pre-LN",
+                         "warmup": r["warmup"], "first": r["first_loss"], "final": r["final_loss"]})
+    ckpt = {}  # one table per run: rows are checkpoints, columns are layers
+    for name, r in res["runs"].items():
+        rows = sorted(({"step": int(s), **{f"l{i + 1}": g for i, g in enumerate(gs)}}
+                       for s, gs in r["grad_norms"].items()), key=lambda row: row["step"])
+        ckpt[f"checkpoints_{name}"] = {"columns": [col("step", "스텝", "step")] + [
+            col(f"l{i}", f"층 {i}", f"layer {i}", ".3g") for i in res["layers"]], "rows": rows}
+    return {
+        "init": {"columns": [
+            col("layer", "층", "layer"),
+            col("post", "Post-LN", "post-LN", ".3f"),
+            col("pre", "Pre-LN", "pre-LN", ".3f"),
+            col("ratio", "Post ÷ Pre", "post ÷ pre", ".1f"),
+        ], "rows": init_rows},
+        "runs": {"columns": [
+            col("norm", "층 정규화 위치", "LayerNorm placement"),
+            col("warmup", "워밍업 스텝", "warm-up steps"),
+            col("first", "처음 손실", "first loss", ".2f"),
+            col("final", f"마지막 손실 (끝 {cfg.steps // 8}스텝 평균)",
+                f"final loss (mean of last {cfg.steps // 8} steps)", ".3f"),
+        ], "rows": run_rows},
+        **ckpt,
+    }
+
+
+# ---------------------------------------------------------------- figures
+
+LABELS = {
+    "ko": {
+        "layer": "층 (1 = 입력 쪽, {N} = 출력 쪽)",
+        "grad": "기울기 노름 $\\|\\partial L/\\partial\\theta\\|$",
+        "init_title": "초기화 직후 층별 기울기 ({S}개 초기화 평균)",
+        "post": "Post-LN (2017 논문)",
+        "pre": "Pre-LN (GPT-2)",
+        "loss_title": "학습 곡선 (학습률 {lr:g})",
+        "step": "스텝",
+        "loss": "복사 구간의 교차 엔트로피",
+        "warmup": "워밍업 {w}스텝",
+        "no_warmup": "워밍업 없음",
+        "guess": "찍기 (log 10)",
+        "ckpt_title": "학습 중 층별 기울기 노름 (학습률 {lr:g})",
+        "at_step": "스텝 {s}",
+    },
+    "en": {
+        "layer": "layer (1 = input side, {N} = output side)",
+        "grad": "gradient norm $\\|\\partial L/\\partial\\theta\\|$",
+        "init_title": "Per-layer gradients at initialisation (mean of {S})",
+        "post": "post-LN (2017 paper)",
+        "pre": "pre-LN (GPT-2)",
+        "loss_title": "Training loss (learning rate {lr:g})",
+        "step": "step",
+        "loss": "cross-entropy on the copied half",
+        "warmup": "warm-up {w} steps",
+        "no_warmup": "no warm-up",
+        "guess": "guessing (log 10)",
+        "ckpt_title": "Per-layer gradient norm during training (learning rate {lr:g})",
+        "at_step": "step {s}",
+    },
+}
+COLOR = {"post": "raw", "pre": "scaled"}
+
+
+def _log_y(ax):
+    """Log scale with plain tick labels (0.02, not 2×10⁻²: mathtext's minus has no glyph).
+
+    Call after plotting: over a short range (under about 1.5 decades) the 2× and 5× minor
+    ticks are labelled too, so the axis never ends up with a single label.
+    """
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    lo, hi = ax.get_ylim()
+    if math.log10(hi / lo) < 1.5:
+        def minor(v, _):
+            mantissa = round(v / 10 ** math.floor(math.log10(v)), 6)
+            return f"{v:g}" if mantissa in (2, 5) else ""
+        ax.yaxis.set_minor_formatter(FuncFormatter(minor))
+    else:
+        ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def figures(results: dict, lang: str, outdir) -> list:
+    t = plotting.labels(LABELS, lang)
+    with plotting.style(lang):
+        return [init_figure(results, t, outdir), loss_figure(results, t, outdir),
+                checkpoint_figure(results, t, outdir)]
+
+
+def init_figure(res, t, outdir):
+    c = plotting.COLORS
+    layers = res["layers"]
+    fig, ax = plotting.subplots(1, 1, figsize=(6.0, 4.3))
+    for norm, marker in zip(NORMS, "os"):
+        for seed in res["init"]["seeds"][norm]:  # one faint line per initialisation
+            ax.plot(layers, seed, "-", color=c[COLOR[norm]], alpha=0.25, lw=0.8)
+        ax.plot(layers, res["init"][norm], marker + "-", color=c[COLOR[norm]], label=t[norm])
+    _log_y(ax)
+    ax.set_xticks(layers)
+    ax.set(title=t["init_title"].format(S=len(res["init"]["seeds"]["post"])),
+           xlabel=t["layer"].format(N=len(layers)), ylabel=t["grad"])
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
+    return plotting.save(fig, outdir, "grad_init")
+
+
+def loss_figure(res, t, outdir):
+    c = plotting.COLORS
+    fig, ax = plotting.subplots(1, 1, figsize=(6.0, 4.0))
+    ax.axhline(res["guess_loss"], ls=":", color=c["reference"], label=t["guess"])
+    for r in res["runs"].values():
+        tag = t["warmup"].format(w=r["warmup"]) if r["warmup"] else t["no_warmup"]
+        ax.plot(r["curve_step"], r["curve_loss"], "-" if r["warmup"] else "--",
+                color=c[COLOR[r["norm"]]], label=f"{t[r['norm']]}, {tag}")
+    ax.set(title=t["loss_title"].format(lr=res["lr"]), xlabel=t["step"], ylabel=t["loss"],
+           ylim=(0, None))
+    ax.legend(fontsize=8)
+    return plotting.save(fig, outdir, "loss")
+
+
+def checkpoint_figure(res, t, outdir):
+    """2 × 2 panels (placement × warm-up): per-layer gradient norm at each checkpoint."""
+    fig, axes = plotting.subplots(2, 2, figsize=(8.4, 6.4), sharex=True, sharey=True)
+    cmap = matplotlib.colormaps["viridis"]
+    for row, norm in zip(axes, NORMS):
+        for ax, tag in zip(row, ("no_warmup", "warmup")):
+            by_step = res["runs"][f"{norm}_{tag}"]["grad_norms"]  # JSON keys: "0", "25", …
+            ckpts = sorted(by_step.items(), key=lambda kv: int(kv[0]))
+            for k, (step, norms) in enumerate(ckpts):
+                ax.plot(res["layers"], norms, "o-", ms=3, label=t["at_step"].format(s=step),
+                        color=cmap(0.9 * k / max(1, len(ckpts) - 1)))
+            when = t["warmup"].format(w=res["warmup"]) if tag == "warmup" else t["no_warmup"]
+            ax.set_title(f"{t[norm]}, {when}", fontsize=10)
+        row[0].set_ylabel(t["grad"])
+    for ax in axes.flat:  # after all plotting: the shared limits are final
+        _log_y(ax)
+    for ax in axes[1]:
+        ax.set_xticks(res["layers"])
+        ax.set_xlabel(t["layer"].format(N=len(res["layers"])))
+    fig.suptitle(t["ckpt_title"].format(lr=res["lr"]))
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center",
+               ncol=len(res["checkpoints"]), fontsize=8)
+    return plotting.save(fig, outdir, "grad_training")

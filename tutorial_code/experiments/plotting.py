@@ -1,0 +1,111 @@
+"""Shared figure conventions: size, dpi, colours, one figure per language, atomic saving.
+
+Pattern for an experiment's ``figures(results, lang, outdir)``::
+
+    LABELS = {"ko": {"title": "점수의 퍼짐"}, "en": {"title": "Spread of scores"}}
+
+    def figures(results, lang, outdir):
+        t = plotting.labels(LABELS, lang)
+        with plotting.style(lang):
+            fig, ax = plotting.subplots(1, 1)
+            ax.plot(...); ax.set_title(t["title"])
+            return [plotting.save(fig, outdir, "spread")]
+
+Korean text uses NanumGothic, which koreanize-matplotlib ships inside its wheel (no system font
+needed); English uses matplotlib's default DejaVu Sans. Math in labels: use mathtext (``$\\sqrt{d_k}$``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import warnings
+from pathlib import Path
+
+from .store import LANGS, atomic_write_bytes
+
+# matplotlib is imported on first use, so a run served from the cache never pays for it
+
+DPI = 130
+PANEL_SIZE = (4.2, 3.4)  # inches per panel; a 1x3 figure is 12.6 x 3.4
+COLORS = {  # colour-blind safe (Okabe-Ito); use the role names so figures agree across pages
+    "raw": "#D55E00",       # unscaled / baseline
+    "scaled": "#0072B2",    # scaled / ours
+    "reference": "#7F7F7F", # theory lines, 1/L, sqrt(d_k)
+    "train": "#0072B2",
+    "valid": "#E69F00",
+    "accent": "#009E73",
+    "other": "#CC79A7",
+}
+_FONTS = {"ko": ["NanumGothic", "DejaVu Sans"], "en": ["DejaVu Sans"]}
+_korean_ready = False
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display; must precede pyplot
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def labels(table: dict[str, dict[str, str]], lang: str) -> dict[str, str]:
+    """Pick one language from a ``{"ko": {...}, "en": {...}}`` table of figure strings."""
+    if lang not in table:
+        raise KeyError(f"no figure labels for language {lang!r}; have {sorted(table)}")
+    return table[lang]
+
+
+def _ensure_korean_font() -> None:
+    global _korean_ready
+    if not _korean_ready:
+        with warnings.catch_warnings():  # it still uses distutils' LooseVersion
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import koreanize_matplotlib  # noqa: F401  registers NanumGothic with matplotlib
+        _korean_ready = True
+
+
+@contextlib.contextmanager
+def style(lang: str):
+    """rc settings for one language's figures (font, sizes, grid)."""
+    if lang not in LANGS:
+        raise ValueError(f"language must be one of {LANGS}, not {lang!r}")
+    if lang == "ko":
+        _ensure_korean_font()
+    rc = {
+        "font.family": "sans-serif",
+        "font.sans-serif": _FONTS[lang],
+        "axes.unicode_minus": False,  # NanumGothic lacks U+2212; use '-'
+        "font.size": 10,
+        "axes.titlesize": 11,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "legend.frameon": False,
+        "figure.dpi": DPI,
+        "savefig.dpi": DPI,
+        "mathtext.fontset": "dejavusans",
+    }
+    with _pyplot().rc_context(rc):
+        yield
+
+
+def subplots(nrows: int = 1, ncols: int = 1, **kwargs):
+    """``plt.subplots`` with the house panel size and a constrained layout."""
+    w, h = PANEL_SIZE
+    kwargs.setdefault("figsize", (w * ncols, h * nrows))
+    kwargs.setdefault("layout", "constrained")
+    return _pyplot().subplots(nrows, ncols, **kwargs)
+
+
+def save(fig, outdir: Path, name: str) -> Path:
+    """Save ``fig`` as ``outdir/name.png`` atomically (bytes are reproducible), close it."""
+    buf = io.BytesIO()
+    # no Software/date metadata: identical figures give identical bytes
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    _pyplot().close(fig)
+    path = Path(outdir) / f"{name}.png"
+    atomic_write_bytes(path, buf.getvalue())
+    return path

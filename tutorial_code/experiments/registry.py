@@ -1,0 +1,70 @@
+"""The list of experiments, in the order the course uses them.
+
+To add an experiment, write ``tutorial_code/experiments/<name>.py`` (see the package docstring)
+and append its name here. This file is deliberately left out of the cache key, so adding a name
+does not invalidate the cached results of the others.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from types import ModuleType
+
+from .errors import ExperimentError
+
+EXPERIMENTS: tuple[str, ...] = (
+    "reversal",  # lessons 5 and 8: the reference encoder-decoder reverses digits; recipes compared
+    "first_cell",  # lesson 9 and assignment 2: LSTM vs Transformer, with/without position
+    "scaling",  # lesson 3: why divide by sqrt(d_k)
+    "norm_placement",  # lesson 7: post-LN vs pre-LN, gradients and warm-up
+    "heads",  # lesson 5: 1, 2, 4, 8 heads with the same parameters, learned head patterns
+    "translation",  # lessons 1 and 8: toy Korean->English translation, learned cross-attention
+    "cost",  # lesson 9: attention time and memory vs length, the n^2 table, KV-cache speed-up
+    "figures",  # lessons 2-8: explanatory figures and the worked examples' numbers
+)
+
+
+def names() -> list[str]:
+    """All registered experiment names, in course order."""
+    return list(EXPERIMENTS)
+
+
+def resolve(requested: list[str] | None) -> list[str]:
+    """Check requested names (None or [] = all); return them in registry order, without repeats.
+
+    Raises ExperimentError naming the valid experiments and the closest match.
+    """
+    if not requested:
+        return names()
+    for name in requested:
+        if name not in EXPERIMENTS:
+            close = difflib.get_close_matches(name, EXPERIMENTS, n=1, cutoff=0.5)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise ExperimentError(
+                f"unknown experiment '{name}'.{hint} "
+                f"Valid experiments: {', '.join(EXPERIMENTS)} (see --list)."
+            )
+    return [n for n in EXPERIMENTS if n in set(requested)]
+
+
+def load(name: str) -> ModuleType:
+    """Import the experiment module and check it meets the contract."""
+    resolve([name])
+    module = importlib.import_module(f"{__package__}.{name}")
+    missing = [a for a in ("Config", "run", "figures", "GATES") if not hasattr(module, a)]
+    if missing:
+        raise ExperimentError(
+            f"experiment module {module.__name__} lacks {', '.join(missing)}; "
+            "see the contract in tutorial_code/experiments/__init__.py"
+        )
+    if not callable(getattr(module.Config, "tiny", None)):
+        raise ExperimentError(f"{module.__name__}.Config needs a classmethod tiny()")
+    labels = getattr(module, "LABELS", None)
+    if labels is not None and set(labels.get("ko", {})) != set(labels.get("en", {})):
+        diff = set(labels.get("ko", {})) ^ set(labels.get("en", {}))
+        raise ExperimentError(
+            f"{module.__name__}.LABELS: ko and en differ in keys {sorted(diff)}; "
+            "every label needs both languages"
+        )
+    return module
