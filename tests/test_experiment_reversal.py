@@ -75,8 +75,8 @@ def test_noam_schedule_matches_the_paper():
     assert max(cyc) == pytest.approx(5e-3, rel=1e-3) and cyc[-1] < 1e-5
 
 
-def test_init_weights_keeps_tokens_near_unit_scale():
-    model = s2s.init_weights(tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE)))
+def test_package_init_keeps_tokens_near_unit_scale():
+    model = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE))
     scaled = model.embed.tokens.weight * model.embed.scale       # what the encoder sees (§3.4)
     assert 0.5 < scaled.std().item() < 2.0
 

@@ -64,3 +64,13 @@ def test_glossary_page_lists_every_term_in_each_language():
     for lang in ("ko", "en"):
         page = glossary.render_glossary(lang, terms)
         assert all(f'<span id="{t.id}"></span>**{t.term(lang)}**' in page for t in terms)
+
+
+def test_figure_and_notebook_sources_use_the_glossary_terms():
+    """Korean figure labels live in tutorial_code's sources: no mistranslation there either."""
+    terms = glossary.load()
+    root = code.PACKAGE
+    wrong = {str(p.relative_to(root)): found for p in sorted(root.rglob("*.py"))
+             if p.parent.name != "sitebuild"
+             and (found := glossary.find_mistranslations(p.read_text(encoding="utf-8"), terms))}
+    assert not wrong, wrong

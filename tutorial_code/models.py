@@ -82,6 +82,18 @@ class Embedding(nn.Module):
         return self.dropout(x)
 
 
+def init_parameters(model: nn.Module) -> None:
+    """Xavier-uniform for every weight matrix, zeros stay zeros.
+
+    What ``nn.Transformer`` and the Annotated Transformer do. PyTorch's default embedding is
+    N(0, 1); multiplied by √D (§3.4) its vectors would be about √D times longer than the
+    position code, which then drowns, and a tied output layer would start with huge logits.
+    """
+    for p in model.parameters():
+        if p.dim() > 1:
+            nn.init.xavier_uniform_(p)
+
+
 def make_rope(cfg: TransformerConfig) -> RotaryEmbedding | None:
     return RotaryEmbedding(cfg.d_k) if cfg.position == "rope" else None
 
@@ -161,6 +173,7 @@ class EncoderDecoderTransformer(nn.Module):
         self.encoder = Encoder(cfg)
         self.decoder = Decoder(cfg, cross_attention=True)
         self.out = output_projection(cfg, self.embed)
+        init_parameters(self)
 
     def encode(self, src: Tensor) -> tuple[Tensor, Tensor, list[Tensor]]:
         """src ids (B, L_s) → memory (B, L_s, D), source mask (B, 1, 1, L_s), encoder weights."""
@@ -208,6 +221,7 @@ class EncoderOnlyTransformer(nn.Module):
         self.encoder = Encoder(cfg)
         self.out = output_projection(cfg, self.embed)  # masked-LM head
         self.classifier = nn.Linear(cfg.d_model, n_classes) if n_classes else None
+        init_parameters(self)
 
     def encode(self, tokens: Tensor) -> tuple[Tensor, Tensor, list[Tensor]]:
         mask = padding_mask(tokens, self.cfg.pad_id)
@@ -243,6 +257,7 @@ class DecoderOnlyTransformer(nn.Module):
         self.embed = Embedding(cfg)
         self.decoder = Decoder(cfg, cross_attention=False)
         self.out = output_projection(cfg, self.embed)
+        init_parameters(self)
 
     def forward(self, tokens: Tensor, return_attention: bool = False, cache: list | None = None, offset: int = 0):
         """tokens (B, L) → next-token logits (B, L, V) (and self-attention weights per layer)."""

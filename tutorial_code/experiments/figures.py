@@ -54,6 +54,7 @@ class Config:
     # lesson 5: parameter counts of MultiHeadAttention, and the shapes of one pass
     mha_d_models: tuple = (64, 512)
     mha_heads: tuple = (1, 2, 4, 8)
+    block_sizes: tuple = (("base", (512, 2048, 8)), ("reference", (64, 128, 4)))  # (D, d_ff, h)
     mha_shape: tuple = (("B", 2), ("L", 5), ("D", 64), ("h", 4))  # the reference model's D and h
     # lesson 6: positions
     pe_length: int = 100             # positions shown in the sinusoid heatmap
@@ -128,6 +129,7 @@ def run(cfg: Config, ctx) -> dict:
         "shuffle": shuffle,
         "causal": we.causal_example(cfg.causal_len, cfg.causal_d_k, gen),
         "multihead": we.multihead_facts(list(cfg.mha_d_models), list(cfg.mha_heads), dict(cfg.mha_shape)),
+        "block_params": we.block_params(dict(cfg.block_sizes)),
         "sinusoid": we.sinusoid_facts(cfg.pe_length, cfg.pe_d_model, list(cfg.pe_dims)),
         "rope": we.rope_facts(cfg.rope_positions, cfg.rope_d_k, gen, cfg.rope_arrows),
     }

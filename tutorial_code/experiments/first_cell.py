@@ -31,18 +31,17 @@ attention step, so its lengths (``ablation_lengths``) stop below the longest.
 
 from __future__ import annotations
 
-import contextlib
 import math
 from dataclasses import dataclass
 
 import torch
-from matplotlib.ticker import FuncFormatter, NullFormatter
 from torch import Tensor, nn
 
 from tutorial_code.layers import EncoderLayer
 from tutorial_code.position import LearnedPositionalEmbedding
 
 from . import plotting
+from .cpu_threads import torch_threads
 from .seed_stack import LoopedModels, StackedModels, fit_binary, predict
 
 TITLE = {"ko": "첫 칸 기억하기: LSTM 대 트랜스포머", "en": "Remember the first cell: LSTM vs Transformer"}
@@ -200,22 +199,6 @@ def seed_data(length: int, seeds: list[int], cfg: Config, ctx) -> tuple[Tensor, 
     return tuple(torch.stack(parts).to(ctx.device) for parts in zip(*sets))
 
 
-@contextlib.contextmanager
-def cpu_threads(n: int | None):
-    """Run a block with n intra-op CPU threads (None: leave as is), then restore.
-
-    A hidden-16 LSTM's kernels are too small to split; extra threads only wait on each other,
-    and on a busy machine that waiting made a step up to a hundred times slower.
-    """
-    before = torch.get_num_threads()
-    if n is not None:
-        torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 def run_length(kind: str, L: int, seeds: list[int], cfg: Config, ctx) -> dict:
     """Train the seeds of one kind at one length; return training facts and test results."""
     x, y, x_test, y_test = seed_data(L, seeds, cfg, ctx)
@@ -233,7 +216,7 @@ def run_kind(kind: str, cfg: Config, ctx) -> dict:
     """Train and test one model kind at each of its lengths, all seeds at once."""
     lengths = cfg.ablation_lengths if kind == "no_position" else cfg.lengths
     seeds = list(range(cfg.ablation_seeds if kind == "no_position" else cfg.seeds))
-    with cpu_threads(1 if kind == "lstm" and ctx.device.type == "cpu" else None):
+    with torch_threads(1 if kind == "lstm" else 0, ctx.device):
         rows = [run_length(kind, L, seeds, cfg, ctx) for L in lengths]
     out = {
         "lengths": lengths,
@@ -392,24 +375,6 @@ COLOR = {"lstm": "raw", "transformer": "scaled", "no_position": "other"}
 MARKER = {"lstm": "o", "transformer": "s", "no_position": "^"}
 
 
-def _log_y(ax):
-    """Log scale with plain tick labels (0.02, not 2×10⁻²: mathtext's minus has no glyph).
-
-    Call after plotting: over a short range (under about 1.5 decades) the 2× and 5× minor
-    ticks are labelled too, so the axis never ends up with a single label.
-    """
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    lo, hi = ax.get_ylim()
-    if math.log10(hi / lo) < 1.5:
-        def minor(v, _):
-            mantissa = round(v / 10 ** math.floor(math.log10(v)), 6)
-            return f"{v:g}" if mantissa in (2, 5) else ""
-        ax.yaxis.set_minor_formatter(FuncFormatter(minor))
-    else:
-        ax.yaxis.set_minor_formatter(NullFormatter())
-
-
 def _length_axis(ax, lengths, t):
     ax.set_xscale("log")
     ax.set_xticks(lengths, [str(L) for L in lengths])
@@ -451,7 +416,7 @@ def attention_figure(res, t, outdir):
     tr = res["transformer"]
     ax.plot(tr["lengths"], tr["attn_first_best_head"], "s:", color=c["scaled"], alpha=0.6,
             mfc="none", label=t["best_head"])
-    _log_y(ax)
+    plotting.log_y(ax)
     _length_axis(ax, res["lengths"], t)
     ax.set(title=t["attn_title"], ylabel=t["attn_y"])
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)

@@ -29,6 +29,7 @@ from . import attention_plots as ap
 from . import digit_tasks as dt
 from . import plotting
 from . import seq2seq as s2s
+from .cpu_threads import torch_threads
 
 TITLE = {"ko": "헤드 수를 바꾸면: 같은 파라미터, 다른 분할",
          "en": "Changing the head count: same parameters, different split"}
@@ -69,7 +70,7 @@ TINY_GATES = {"params.identical": (1, 1), "params.attention_module": (16_640, 16
 def new_model(n_heads: int, seed: int, device):
     torch.manual_seed(seed)
     cfg = tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE, n_heads=n_heads)
-    return s2s.init_weights(tc.EncoderDecoderTransformer(cfg)).to(device)
+    return tc.EncoderDecoderTransformer(cfg).to(device)
 
 
 def parameter_facts(head_counts) -> dict:
@@ -127,7 +128,7 @@ def patterns(model, cfg: Config, data: dict) -> dict:
 
 
 def run(cfg: Config, ctx) -> dict:
-    with s2s.one_thread():
+    with torch_threads(1, ctx.device):
         return _run(cfg, ctx)
 
 
@@ -210,7 +211,7 @@ LABELS = {
         "samples": "학습 샘플 수", "exact_y": "완전 일치율",
         "heads_legend": "$h$ = {h}",
         "params_note": "어텐션 모듈 파라미터: 모든 $h$에서 {n:,}개",
-        "grid_title": "정렬을 배운 헤드 4개의 교차 어텐션 (입력 {src})",
+        "grid_title": "크기순 정렬을 배운 헤드 4개의 크로스 어텐션 (입력 {src})",
         "layer": "{i}층", "query": "디코더 입력", "key": "소스 토큰",
         "head_title": "헤드 {j}\nH={H:.2f} · 쓸 숫자 {w:.2f}",
         "mark_note": "주황 테두리: 지금 쓸 숫자가 있는 소스 위치 · H: 엔트로피(nat, 균등하면 {u:.2f}) · 쓸 숫자: 그 위치에 준 가중치",

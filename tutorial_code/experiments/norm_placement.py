@@ -27,7 +27,6 @@ from dataclasses import dataclass
 import matplotlib
 import torch
 import torch.nn.functional as F
-from matplotlib.ticker import FuncFormatter, NullFormatter
 from torch import Tensor
 
 from tutorial_code.models import DecoderOnlyTransformer, TransformerConfig
@@ -251,24 +250,6 @@ LABELS = {
 COLOR = {"post": "raw", "pre": "scaled"}
 
 
-def _log_y(ax):
-    """Log scale with plain tick labels (0.02, not 2×10⁻²: mathtext's minus has no glyph).
-
-    Call after plotting: over a short range (under about 1.5 decades) the 2× and 5× minor
-    ticks are labelled too, so the axis never ends up with a single label.
-    """
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    lo, hi = ax.get_ylim()
-    if math.log10(hi / lo) < 1.5:
-        def minor(v, _):
-            mantissa = round(v / 10 ** math.floor(math.log10(v)), 6)
-            return f"{v:g}" if mantissa in (2, 5) else ""
-        ax.yaxis.set_minor_formatter(FuncFormatter(minor))
-    else:
-        ax.yaxis.set_minor_formatter(NullFormatter())
-
-
 def figures(results: dict, lang: str, outdir) -> list:
     t = plotting.labels(LABELS, lang)
     with plotting.style(lang):
@@ -284,7 +265,7 @@ def init_figure(res, t, outdir):
         for seed in res["init"]["seeds"][norm]:  # one faint line per initialisation
             ax.plot(layers, seed, "-", color=c[COLOR[norm]], alpha=0.25, lw=0.8)
         ax.plot(layers, res["init"][norm], marker + "-", color=c[COLOR[norm]], label=t[norm])
-    _log_y(ax)
+    plotting.log_y(ax)
     ax.set_xticks(layers)
     ax.set(title=t["init_title"].format(S=len(res["init"]["seeds"]["post"])),
            xlabel=t["layer"].format(N=len(layers)), ylabel=t["grad"])
@@ -321,7 +302,7 @@ def checkpoint_figure(res, t, outdir):
             ax.set_title(f"{t[norm]}, {when}", fontsize=10)
         row[0].set_ylabel(t["grad"])
     for ax in axes.flat:  # after all plotting: the shared limits are final
-        _log_y(ax)
+        plotting.log_y(ax)
     for ax in axes[1]:
         ax.set_xticks(res["layers"])
         ax.set_xlabel(t["layer"].format(N=len(res["layers"])))

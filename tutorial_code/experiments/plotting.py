@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import warnings
 from pathlib import Path
 
@@ -37,7 +38,9 @@ COLORS = {  # colour-blind safe (Okabe-Ito); use the role names so figures agree
     "accent": "#009E73",
     "other": "#CC79A7",
 }
-_FONTS = {"ko": ["NanumGothic", "DejaVu Sans"], "en": ["DejaVu Sans"]}
+# a list of families, so matplotlib falls back glyph by glyph: English figures that show
+# Korean words get NanumGothic for the Hangul, Korean figures get DejaVu for rare symbols
+_FONTS = {"ko": ["NanumGothic", "DejaVu Sans"], "en": ["DejaVu Sans", "NanumGothic"]}
 _korean_ready = False
 
 
@@ -71,11 +74,9 @@ def style(lang: str):
     """rc settings for one language's figures (font, sizes, grid)."""
     if lang not in LANGS:
         raise ValueError(f"language must be one of {LANGS}, not {lang!r}")
-    if lang == "ko":
-        _ensure_korean_font()
+    _ensure_korean_font()
     rc = {
-        "font.family": "sans-serif",
-        "font.sans-serif": _FONTS[lang],
+        "font.family": _FONTS[lang],
         "axes.unicode_minus": False,  # NanumGothic lacks U+2212; use '-'
         "font.size": 10,
         "axes.titlesize": 11,
@@ -109,3 +110,23 @@ def save(fig, outdir: Path, name: str) -> Path:
     path = Path(outdir) / f"{name}.png"
     atomic_write_bytes(path, buf.getvalue())
     return path
+
+
+def log_y(ax) -> None:
+    """Log scale with plain tick labels (0.02, not 2×10⁻²: mathtext's minus has no glyph).
+
+    Call after plotting: over a short range (under about 1.5 decades) the 2× and 5× minor
+    ticks are labelled too, so the axis never ends up with a single label.
+    """
+    from matplotlib import ticker
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    lo, hi = ax.get_ylim()
+    if math.log10(hi / lo) < 1.5:
+        def minor(v, _):
+            mantissa = round(v / 10 ** math.floor(math.log10(v)), 6)
+            return f"{v:g}" if mantissa in (2, 5) else ""
+        ax.yaxis.set_minor_formatter(ticker.FuncFormatter(minor))
+    else:
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())

@@ -1,7 +1,7 @@
 """The reference encoder–decoder learns to reverse 8 digits (lessons 5 and 8; figures 7, 8, 9).
 
 ``tc.TransformerConfig()`` defaults (D = 64, h = 4, d_ff = 128, N = 2, post-LN, sinusoidal
-positions), Xavier-initialised (see :func:`.seq2seq.init_weights`). Source ``[BOS, x_1 … x_8,
+positions), with the package's Xavier initialisation. Source ``[BOS, x_1 … x_8,
 EOS]``, target ``[BOS, x_8 … x_1, EOS]``. Training sequences are drawn fresh from a seeded
 stream and never include a validation or test sequence (those are redrawn; the count is kept).
 
@@ -33,6 +33,7 @@ from . import attention_plots as ap
 from . import digit_tasks as dt
 from . import plotting
 from . import seq2seq as s2s
+from .cpu_threads import torch_threads
 
 TITLE = {"ko": "숫자 뒤집기를 배우는 인코더–디코더", "en": "An encoder–decoder learns to reverse digits"}
 
@@ -98,7 +99,7 @@ def recipes(cfg: Config) -> list[s2s.Recipe]:
 def new_model(seed: int, device) -> tc.EncoderDecoderTransformer:
     torch.manual_seed(seed)  # the weights of run `seed`
     model = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE))
-    return s2s.init_weights(model).to(device)
+    return model.to(device)
 
 
 def new_trainer(recipe: s2s.Recipe, run_seed: int, total_steps: int, data: dict, cfg: Config, ctx):
@@ -223,7 +224,7 @@ def summarise(recipe: s2s.Recipe, runs: list, cfg: Config) -> dict:
 
 
 def run(cfg: Config, ctx) -> dict:
-    with s2s.one_thread():
+    with torch_threads(1, ctx.device):
         return _run(cfg, ctx)
 
 
@@ -313,17 +314,17 @@ LABELS = {
         "acc_title": "검증 정확도 (시퀀스 {n:,}개)", "acc": "정확도",
         "token_tf": "토큰 정확도 (교사 강요)", "exact_tf": "완전 일치율 (교사 강요)",
         "exact_greedy": "완전 일치율 (그리디, 에포크 끝)", "target": "목표 {t:.1%}",
-        "grid_title": "층 × 헤드별 교차 어텐션, 입력 {src}",
+        "grid_title": "층 × 헤드별 크로스 어텐션, 입력 {src}",
         "layer": "{i}층", "query": "디코더 입력", "key": "소스 토큰",
         "head_title": "헤드 {j} · 거울 위치 {w:.2f}",
         "mark_note": "주황 테두리: 거울 위치 (출력 $y_i = x_{{{m}-i}}$를 쓸 때 볼 소스 위치)",
         "enc_title": "인코더 셀프 어텐션 ({L}층, 헤드 평균)", "enc_query": "소스 토큰 (쿼리)",
-        "cross_title": "교차 어텐션 ({L}층, 헤드 평균)\n거울 위치 가중치 {w:.2f}",
+        "cross_title": "크로스 어텐션 ({L}층, 헤드 평균)\n거울 위치 가중치 {w:.2f}",
         "lr_title": "학습률 스케줄", "lr": "학습률",
         "race_title": "목표 {t:.1%}에 닿기까지", "exact": "검증 완전 일치율",
         "seed_styles": "실선: 시드 {a}, 점선: 시드 {b}",
         "reached": "목표 도달", "cap": "예산 한도",
-        "recipe_one_cycle": "원사이클 (최대 {lr:.2g})", "recipe_noam": "논문의 워밍업 (w = {w})",
+        "recipe_one_cycle": "원사이클 (최대 {lr:.2g})", "recipe_noam": "논문의 웜업 (w = {w})",
         "recipe_constant": "고정 학습률 {lr:g}",
     },
     "en": {

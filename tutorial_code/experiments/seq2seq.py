@@ -13,7 +13,6 @@ greedy mistake is fed back and can cause more).
 
 from __future__ import annotations
 
-import contextlib
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -24,36 +23,6 @@ from torch import Tensor, nn
 import tutorial_code as tc
 
 SCHEDULES = ("one_cycle", "noam", "constant")
-
-
-@contextlib.contextmanager
-def one_thread():
-    """Run torch on one CPU thread, then restore the setting.
-
-    These models are tiny (64-wide matrices, batches of 64 × 10 tokens), so each op is
-    dominated by overhead: a second thread buys nothing on a quiet machine, and on a shared
-    one its spin-waiting made steps 10–30× slower (measured: 50 ms vs 300–800 ms per step).
-    """
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-def init_weights(model: nn.Module) -> nn.Module:
-    """Xavier-uniform for every weight matrix, as the Annotated Transformer (Rush, 2018) does.
-
-    PyTorch's default nn.Embedding init is N(0, 1); multiplied by √D (§3.4) the token vectors
-    then have norm ≈ D = 64 while the sinusoidal position code has norm ≈ √(D/2) ≈ 5.7, so the
-    position signal is drowned and a reversal model barely learns. Xavier gives token entries of
-    size ≈ 1 after the √D scaling.
-    """
-    for p in model.parameters():
-        if p.dim() > 1:
-            nn.init.xavier_uniform_(p)
-    return model
 
 
 @dataclass(frozen=True)

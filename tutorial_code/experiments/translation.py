@@ -14,14 +14,11 @@ the role, which is what lets the scrambled order "사과를 초파리가 먹었�
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 import time
 from dataclasses import dataclass
 
-import matplotlib
-import matplotlib.ticker
 import torch
 from torch import nn
 
@@ -29,11 +26,10 @@ import tutorial_code as tc
 
 from . import plotting
 from .cpu_threads import torch_threads
-from .seq2seq import init_weights
 from .ko_en_grammar import (ADJECTIVES, BOS, EOS, NOUNS, PAD, VERBS, Sentence, encode, example_triple,
                             has_batchim, realise, split_triples, trim, triples, vocabulary)
 
-TITLE = {"ko": "장난감 한→영 번역과 교차 어텐션", "en": "A toy Korean→English translator and its cross-attention"}
+TITLE = {"ko": "장난감 한→영 번역과 크로스 어텐션", "en": "A toy Korean→English translator and its cross-attention"}
 
 
 # ---------------------------------------------------------------- training and scoring
@@ -219,15 +215,15 @@ PATTERNS = {"plain": "S O V", "adjective": "(Adj) S (Adj) O V", "adverb": "Adv S
 
 
 def build_model(cfg: Config, vocab_size: int, device) -> tc.EncoderDecoderTransformer:
-    """The reference encoder–decoder, Xavier-initialised as in The Annotated Transformer.
+    """The reference encoder–decoder (the package initialises it Xavier-uniform).
 
-    With PyTorch's default N(0, 1) embedding the position code is drowned (see
-    :func:`.seq2seq.init_weights`): which noun an adjective belongs to was then learned badly
-    here (held-out exact match about 0.94 instead of 0.99+).
+    With PyTorch's default N(0, 1) embedding the position code was drowned (see
+    :func:`tutorial_code.models.init_parameters`): which noun an adjective belongs to was then
+    learned badly here (held-out exact match about 0.94 instead of 0.99+).
     """
     mcfg = tc.TransformerConfig(vocab_size=vocab_size, d_model=cfg.d_model, n_heads=cfg.n_heads,
                                 d_ff=cfg.d_ff, n_layers=cfg.n_layers, dropout=cfg.dropout, pad_id=PAD)
-    return init_weights(tc.EncoderDecoderTransformer(mcfg)).to(device)
+    return tc.EncoderDecoderTransformer(mcfg).to(device)
 
 
 def score(model, data, vocab, device) -> tuple[list[list[int]], dict]:
@@ -316,6 +312,7 @@ GATES = {
     "exact_match": (0.95, 1.0),           # held-out sentences translated word for word
     "example.correct": (1, 1),            # 초파리가 사과를 먹었다 → the fly ate the apple
     "example.in_training": (0, 0),        # ... and the model never saw that combination
+    "example_scrambled.correct": (1, 1),  # the object-first example too (the page reads its rows)
     "example.verb_weight": (0.5, 1.0),    # "ate" looks mostly at "먹었다" (last layer, head mean)
     "alignment.argmax_hit": (0.8, 1.0),   # most English words peak on the Korean word they translate
 }
@@ -326,8 +323,8 @@ LABELS = {
         "src": "한국어 입력 (인코더)",
         "tgt": "만들어 내는 영어 단어 (디코더)",
         "eos": "(끝)",
-        "mean_title": "교차 어텐션 (마지막 층, 헤드 평균)",
-        "grid_title": "층 × 헤드별 교차 어텐션",
+        "mean_title": "크로스 어텐션 (마지막 층, 헤드 평균)",
+        "grid_title": "층 × 헤드별 크로스 어텐션",
         "layer": "층 {l}",
         "head": "헤드 {h}",
         "mean": "헤드 평균",
@@ -340,7 +337,7 @@ LABELS = {
         "acc_title": "처음 보는 조합의 문장 (테스트)",
         "acc": "정확도",
         "token_acc": "토큰 정확도 (교사 강요)",
-        "exact": "문장 완전 일치 (탐욕 디코딩, 학습 후)",
+        "exact": "문장 완전 일치율 (그리디 디코딩, 학습 후)",
     },
     "en": {
         "src": "Korean source (encoder)",
@@ -379,22 +376,10 @@ def heatmap(ax, matrix, cols, rows, numbers: bool = True, ticks=(True, True)):
     return im
 
 
-@contextlib.contextmanager
-def hangul_style(lang: str):
-    """The house style; English figures here show Korean words too, so NanumGothic backs up."""
-    with plotting.style(lang), matplotlib.rc_context():
-        import koreanize_matplotlib  # noqa: F401  registers NanumGothic (its rc change is undone)
-        # a list of families, so matplotlib falls back glyph by glyph (Hangul → NanumGothic)
-        matplotlib.rcParams["font.family"] = list(dict.fromkeys(
-            matplotlib.rcParams["font.sans-serif"] + ["NanumGothic"]))
-        matplotlib.rcParams["axes.unicode_minus"] = False
-        yield
-
-
 def figures(results: dict, lang: str, outdir) -> list:
     t = plotting.labels(LABELS, lang)
     files = []
-    with hangul_style(lang):
+    with plotting.style(lang):
         for stem, key in (("cross_attention", "example"), ("cross_attention_scrambled", "example_scrambled")):
             ex = results[key]
             rows = ex["rows"][:-1] + [t["eos"]]
@@ -433,12 +418,10 @@ def curve_figure(results: dict, t: dict, outdir):
     curve = results["curve"]
     epochs = [r["epoch"] for r in curve]
     fig, (ax1, ax2) = plotting.subplots(1, 2)
-    ax1.semilogy(epochs[1:], [r["loss"] for r in curve[1:]], "-", color=c["train"], label=t["train_loss"])
-    ax1.semilogy(epochs, [r["test_loss"] for r in curve], "--", color=c["valid"], label=t["test_loss"])
+    ax1.plot(epochs[1:], [r["loss"] for r in curve[1:]], "-", color=c["train"], label=t["train_loss"])
+    ax1.plot(epochs, [r["test_loss"] for r in curve], "--", color=c["valid"], label=t["test_loss"])
     ax1.set(title=t["loss_title"], xlabel=t["epoch"], ylabel=t["loss"])
-    # plain numbers: log tick labels in mathtext would need a U+2212 minus NanumGothic lacks
-    ax1.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax1.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    plotting.log_y(ax1)
     ax1.legend(fontsize=8)
     ax2.plot(epochs, [r["test_token_acc"] for r in curve], "-", color=c["valid"], label=t["token_acc"])
     ax2.axhline(results["exact_match"], ls=":", color=c["accent"], label=t["exact"])

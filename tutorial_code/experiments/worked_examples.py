@@ -242,6 +242,24 @@ def multihead_facts(d_models: list[int], heads: list[int], shape_example: dict) 
             "shapes": shapes, "B": B, "L": L, "D": D, "h": h, "d_k": D // h}
 
 
+# ---------------------------------------------------------------- lesson 7: the block
+
+def block_params(sizes: dict[str, tuple[int, int, int]]) -> dict:
+    """How one encoder layer's parameters split between attention, feed-forward and norms.
+
+    ``sizes`` maps a name to (d_model, d_ff, n_heads); counts come from tc.count_parameters.
+    """
+    out = {}
+    for name, (d_model, d_ff, n_heads) in sizes.items():
+        c = tc.count_parameters(tc.EncoderLayer(d_model, n_heads, d_ff))
+        out[name] = {"d_model": d_model, "d_ff": d_ff, "n_heads": n_heads,
+                     "attention": c["attention"], "feed_forward": c["feed_forward"],
+                     "norms": c["norms"], "total": c["total"],
+                     "attention_share": c["attention"] / c["total"],
+                     "feed_forward_share": c["feed_forward"] / c["total"]}
+    return out
+
+
 # ---------------------------------------------------------------- lesson 6: position
 
 def sinusoid_facts(length: int, d_model: int, dims: list[int], base: float = 10000.0) -> dict:
