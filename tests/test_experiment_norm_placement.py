@@ -36,6 +36,11 @@ def test_both_placements_start_from_the_same_weights():
     assert npl.make_model(cfg, "pre", "cpu").cfg.norm_first is True
 
 
+def test_output_layer_is_tied_to_the_embedding():
+    model = npl.make_model(npl.Config.tiny(), "post", "cpu")
+    assert model.out.weight is model.embed.tokens.weight
+
+
 def test_copy_loss_ignores_the_random_half():
     cfg = npl.Config.tiny()
     model = npl.make_model(cfg, "pre", "cpu")
@@ -64,6 +69,14 @@ def test_tiny_run_end_to_end(tmp_path):
         assert sorted(run["grad_norms"], key=int) == [str(s) for s in cfg.checkpoints]
     assert res["final"]["post"]["warmup"] == pytest.approx(res["runs"]["post_warmup"]["final_loss"])
     assert len(res["init"]["post"]) == cfg.n_layers
+    for run in res["runs"].values():
+        last = run["grad_norms"][str(cfg.checkpoints[-1])]
+        assert run["bottom_over_top"] == pytest.approx(last[0] / last[-1])
+    for path in npl.GATES:  # every full-size gate names a key the results really have
+        node = res
+        for part in path.split("."):
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        assert isinstance(node, (int, float)), path
     wanted = {"init", "runs", "checkpoints_post_no_warmup", "checkpoints_pre_warmup"}
     assert wanted <= set(rec["tables"])
     for lang in ("ko", "en"):

@@ -160,3 +160,15 @@ def test_paper_configurations_match_table_3(d_model, d_ff, n_heads, reported):
     assert counts["norms"] == 30 * 2 * D
     assert counts["embeddings"] == 37000 * D  # one matrix, shared three ways (§3.4)
     assert counts["total"] == sum(counts[p] for p in ("embeddings", "attention", "feed_forward", "norms", "output"))
+
+
+@pytest.mark.parametrize("model_cls", [tc.EncoderDecoderTransformer, tc.EncoderOnlyTransformer, tc.DecoderOnlyTransformer])
+def test_initialisation_keeps_embeddings_comparable_to_positions(model_cls):
+    """Xavier init: token vectors after ×√D are about as long as the position code (PyTorch's
+    default N(0, 1) embedding would make them √D times longer and drown the positions)."""
+    torch.manual_seed(0)
+    cfg = tc.TransformerConfig(vocab_size=13)
+    model = model_cls(cfg)
+    token_norm = (model.embed.tokens.weight * model.embed.scale).norm(dim=-1).mean()
+    position_norm = tc.sinusoidal_table(10, cfg.d_model).norm(dim=-1).mean()
+    assert 0.3 < token_norm / position_norm < 3
