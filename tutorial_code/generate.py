@@ -30,6 +30,29 @@ def next_tokens(logits: Tensor, done: Tensor, eos_id: int | None, pad_id: int) -
     return nxt, done
 
 
+def greedy_loop(step, tokens: Tensor, n_layers: int, max_new_tokens: int,
+                use_cache: bool, eos_id: int | None, pad_id: int) -> Tensor:
+    """The loop both generators share. ``step(inputs, cache, offset)`` returns logits (B, L, V).
+
+    With the cache only the newest tokens go in; without it the whole prefix, every step.
+    """
+    check_positive(max_new_tokens=max_new_tokens)
+    cache = new_cache(n_layers) if use_cache else None
+    step_input, offset = tokens, 0
+    done = torch.zeros(tokens.size(0), dtype=torch.bool, device=tokens.device)
+    for _ in range(max_new_tokens):
+        if use_cache:
+            logits = step(step_input, cache, offset)  # only the new positions
+            offset += step_input.size(1)
+        else:
+            logits = step(tokens, None, 0)  # the whole prefix again
+        step_input, done = next_tokens(logits, done, eos_id, pad_id)
+        tokens = torch.cat([tokens, step_input], dim=1)
+        if done.all():
+            break
+    return tokens
+
+
 @torch.no_grad()
 def generate(
     model: DecoderOnlyTransformer, prompt: Tensor, max_new_tokens: int,
@@ -37,24 +60,13 @@ def generate(
 ) -> Tensor:
     """Continue ``prompt`` (B, L_0) greedily; returns (B, L_0 + max_new_tokens) or fewer
     if every row has produced ``eos_id``. Rows that finish early are padded."""
-    check_positive(max_new_tokens=max_new_tokens)
     was_training = model.training
     model.eval()
-    tokens, step_input, offset = prompt, prompt, 0
-    cache = new_cache(len(model.decoder.layers)) if use_cache else None
-    done = torch.zeros(prompt.size(0), dtype=torch.bool, device=prompt.device)
-    for _ in range(max_new_tokens):
-        if use_cache:
-            logits = model(step_input, cache=cache, offset=offset)  # only the new positions
-            offset += step_input.size(1)
-        else:
-            logits = model(tokens)  # the whole prefix again
-        step_input, done = next_tokens(logits, done, eos_id, model.cfg.pad_id)
-        tokens = torch.cat([tokens, step_input], dim=1)
-        if done.all():
-            break
-    model.train(was_training)
-    return tokens
+    try:
+        return greedy_loop(lambda x, cache, offset: model(x, cache=cache, offset=offset), prompt,
+                           len(model.decoder.layers), max_new_tokens, use_cache, eos_id, model.cfg.pad_id)
+    finally:
+        model.train(was_training)
 
 
 @torch.no_grad()
@@ -66,23 +78,16 @@ def greedy_decode(
 
     The encoder runs once; with the cache, cross-attention projects its output once too.
     """
-    check_positive(max_new_tokens=max_new_tokens)
     was_training = model.training
     model.eval()
-    memory, src_mask, _ = model.encode(src)
-    tokens = torch.full((src.size(0), 1), bos_id, dtype=torch.long, device=src.device)
-    step_input, offset = tokens, 0
-    cache = new_cache(len(model.decoder.layers)) if use_cache else None
-    done = torch.zeros(src.size(0), dtype=torch.bool, device=src.device)
-    for _ in range(max_new_tokens):
-        if use_cache:
-            logits, _, _ = model.decode(step_input, memory, src_mask, cache=cache, offset=offset)
-            offset += step_input.size(1)
-        else:
-            logits, _, _ = model.decode(tokens, memory, src_mask)
-        step_input, done = next_tokens(logits, done, eos_id, model.cfg.pad_id)
-        tokens = torch.cat([tokens, step_input], dim=1)
-        if done.all():
-            break
-    model.train(was_training)
-    return tokens
+    try:
+        memory, src_mask, _ = model.encode(src)
+        bos = torch.full((src.size(0), 1), bos_id, dtype=torch.long, device=src.device)
+
+        def step(x, cache, offset):
+            return model.decode(x, memory, src_mask, cache=cache, offset=offset)[0]
+
+        return greedy_loop(step, bos, len(model.decoder.layers), max_new_tokens, use_cache, eos_id,
+                           model.cfg.pad_id)
+    finally:
+        model.train(was_training)
