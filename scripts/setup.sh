@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
   "" | --test) ;;
+  -h | --help) sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "setup.sh: unknown option '$1'; use no option, or --test to add the browser-test packages" >&2; exit 2 ;;
 esac
 
