@@ -83,7 +83,7 @@ class Embedding(nn.Module):
 
 
 def init_parameters(model: nn.Module) -> None:
-    """Xavier-uniform for every weight matrix, zeros stay zeros.
+    """Xavier-uniform for every weight matrix; biases and LayerNorm keep PyTorch's defaults.
 
     What ``nn.Transformer`` and the Annotated Transformer do. PyTorch's default embedding is
     N(0, 1); multiplied by √D (§3.4) its vectors would be about √D times longer than the
