@@ -27,6 +27,7 @@ import tutorial_code as tc
 
 from . import plotting
 from .cpu_threads import torch_threads
+from .tables import column
 
 TITLE = {"ko": "어텐션의 비용: n², 메모리, KV 캐시", "en": "What attention costs: n², memory, the KV cache"}
 MIB = 2**20
@@ -273,28 +274,28 @@ def run(cfg: Config, ctx) -> dict:
                    "torch": torch.__version__},
         "tables": {
             "n2": {"columns": [
-                {"key": "L", "label": {"ko": "길이 L (토큰)", "en": "length L (tokens)"}, "fmt": ","},
-                {"key": "entries", "label": {"ko": "L² (항목 수)", "en": "L² (entries)"}, "fmt": ","},
-                {"key": "mib", "label": {"ko": "fp32 메모리 (MiB)", "en": "fp32 memory (MiB)"}, "fmt": ",.0f"},
-                {"key": "gib", "label": {"ko": "(GiB)", "en": "(GiB)"}, "fmt": ".2f"},
-                {"key": "ratio_text", "label": {"ko": "앞 행 대비", "en": "vs previous row"}},
+                column("L", "길이 L (토큰)", "length L (tokens)", ","),
+                column("entries", "L² (항목 수)", "L² (entries)", ","),
+                column("mib", "fp32 메모리 (MiB)", "fp32 memory (MiB)", ",.0f"),
+                column("gib", "(GiB)", "(GiB)", ".2f"),
+                column("ratio_text", "앞 행 대비", "vs previous row"),
             ], "rows": [{**r, "ratio_text": f"×{r['ratio']:.0f}" if r["ratio"] else "–"} for r in n2["rows"]]},
             "attention": {"columns": [
-                {"key": "L", "label": {"ko": "길이 L", "en": "length L"}, "fmt": ","},
-                {"key": "materialised_ms", "label": {"ko": "L×L 행렬 생성 (ms)", "en": "materialised (ms)"}, "fmt": ",.2f"},
-                {"key": "fused_ms", "label": {"ko": "융합 커널 (ms)", "en": "fused kernel (ms)"}, "fmt": ",.2f"},
-                {"key": "materialised_mib", "label": {"ko": "L×L 행렬 생성 최대 메모리 (MiB)", "en": "materialised peak (MiB)"}, "fmt": ",.1f"},
-                {"key": "fused_mib", "label": {"ko": "융합 커널 최대 메모리 (MiB)", "en": "fused peak (MiB)"}, "fmt": ",.1f"},
-                {"key": "weights_mib", "label": {"ko": "가중치 h×L×L (MiB, 계산값)", "en": "weights h×L×L (MiB, computed)"}, "fmt": ",.1f"},
+                column("L", "길이 L", "length L", ","),
+                column("materialised_ms", "L×L 행렬 생성 (ms)", "materialised (ms)", ",.2f"),
+                column("fused_ms", "융합 커널 (ms)", "fused kernel (ms)", ",.2f"),
+                column("materialised_mib", "L×L 행렬 생성 최대 메모리 (MiB)", "materialised peak (MiB)", ",.1f"),
+                column("fused_mib", "융합 커널 최대 메모리 (MiB)", "fused peak (MiB)", ",.1f"),
+                column("weights_mib", "가중치 h×L×L (MiB, 계산값)", "weights h×L×L (MiB, computed)", ",.1f"),
             ], "rows": [{**r, "materialised_ms": 1e3 * r["materialised_s"], "fused_ms": 1e3 * r["fused_s"]}
                         for r in attention["rows"]]},
             "kv": {"columns": [
-                {"key": "N", "label": {"ko": "생성 토큰 수 N", "en": "tokens generated N"}},
-                {"key": "no_cache_s", "label": {"ko": "캐시 없음 (초)", "en": "no cache (s)"}, "fmt": ".3f"},
-                {"key": "cache_s", "label": {"ko": "KV 캐시 (초)", "en": "KV cache (s)"}, "fmt": ".3f"},
-                {"key": "speedup", "label": {"ko": "속도 향상 (배)", "en": "speed-up (×)"}, "fmt": ".1f"},
-                {"key": "no_cache_positions", "label": {"ko": "계산한 위치 수 (캐시 없음)", "en": "positions computed (no cache)"}, "fmt": ","},
-                {"key": "cache_positions", "label": {"ko": "계산한 위치 수 (KV 캐시)", "en": "positions computed (KV cache)"}, "fmt": ","},
+                column("N", "생성 토큰 수 N", "tokens generated N"),
+                column("no_cache_s", "캐시 없음 (초)", "no cache (s)", ".3f"),
+                column("cache_s", "KV 캐시 (초)", "KV cache (s)", ".3f"),
+                column("speedup", "속도 향상 (배)", "speed-up (×)", ".1f"),
+                column("no_cache_positions", "계산한 위치 수 (캐시 없음)", "positions computed (no cache)", ","),
+                column("cache_positions", "계산한 위치 수 (KV 캐시)", "positions computed (KV cache)", ","),
             ], "rows": kv["rows"]},
         },
     }

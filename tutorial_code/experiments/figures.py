@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from . import diagrams, heatmaps, plotting
 from . import worked_examples as we
 from .figure_labels import LABELS, WORDS
+from .tables import column
 
 TITLE = {"ko": "설명 그림과 손으로 푸는 예제", "en": "Explanatory figures and worked examples"}
 
@@ -139,14 +140,9 @@ def run(cfg: Config, ctx) -> dict:
 
 # ---------------------------------------------------------------- tables for the pages
 
-def _col(key, ko, en, fmt=None):
-    c = {"key": key, "label": {"ko": ko, "en": en}}
-    return c | ({"fmt": fmt} if fmt else {})
-
-
 def matrix_table(M, row_names, col_names, corner, fmt=".2f") -> dict:
     """A matrix as a page table; ``corner`` = (ko, en) header of the row-name column."""
-    cols = [_col("row", *corner)] + [_col(f"c{j}", c, c, fmt) for j, c in enumerate(col_names)]
+    cols = [column("row", *corner)] + [column(f"c{j}", c, c, fmt) for j, c in enumerate(col_names)]
     rows = [{"row": r} | {f"c{j}": v for j, v in enumerate(M[i])} for i, r in enumerate(row_names)]
     return {"columns": cols, "rows": rows}
 
@@ -157,20 +153,20 @@ def tables(res: dict) -> dict:
     per_query = [(f"{kind}_{q}", f"q{n}·k" if kind == "dot" else f"q{n}·k/√{lib['d_k']}", fmt)
                  for n, q in ((1, "one"), (2, "both")) for kind, fmt in (("dot", ".2f"), ("scaled", ".3f"))]
     out = {"library": {
-        "columns": [_col("book", "책", "book"), _col("key", "키 k", "key k"),
-                    _col("value", "밸류 v (내용)", "value v (content)")]
-                   + [_col(key, label, label, fmt) for key, label, fmt in per_query[:2]]
-                   + [_col("w_one", "가중치 (q1)", "weight (q1)", ".3f")]
-                   + [_col(key, label, label, fmt) for key, label, fmt in per_query[2:]]
-                   + [_col("w_both", "가중치 (q2)", "weight (q2)", ".3f")],
+        "columns": [column("book", "책", "book"), column("key", "키 k", "key k"),
+                    column("value", "밸류 v (내용)", "value v (content)")]
+                   + [column(key, label, label, fmt) for key, label, fmt in per_query[:2]]
+                   + [column("w_one", "가중치 (q1)", "weight (q1)", ".3f")]
+                   + [column(key, label, label, fmt) for key, label, fmt in per_query[2:]]
+                   + [column("w_both", "가중치 (q2)", "weight (q2)", ".3f")],
         "rows": [{"book": b, "key": _vec(lib["keys"][b - 1]), "value": _vec(lib["values"][b - 1]),
                   **{f"{kind}_{q}": lib[q][src][b - 1] for q in ("one", "both")
                      for kind, src in (("dot", "dots"), ("scaled", "scaled"), ("w", "weights"))}}
                  for b in books]}}
     out["library_hand"] = {
-        "columns": [_col("query", "쿼리", "query"), _col("quantity", "값", "quantity"),
-                    _col("hand", "손 계산", "by hand", ".6f"), _col("code", "코드", "code", ".6f"),
-                    _col("diff", "차이", "difference", ".1e")],
+        "columns": [column("query", "쿼리", "query"), column("quantity", "값", "quantity"),
+                    column("hand", "손 계산", "by hand", ".6f"), column("code", "코드", "code", ".6f"),
+                    column("diff", "차이", "difference", ".1e")],
         "rows": [{"query": f"q{n} = {_vec(lib[q]['query'])}", "quantity": f"{name}{j + 1}",
                   "hand": h, "code": c, "diff": abs(h - c)}
                  for n, q in ((1, "one"), (2, "both"))
@@ -183,8 +179,8 @@ def tables(res: dict) -> dict:
                 (f"({n:g}q)·({n:g}k)", "longer_unscaled"),
                 (f"q'·k', d_k = {dw}", "wider_unscaled"), (f"q'·k'/√{dw}", "wider_scaled"))
     out["library_stretch"] = {
-        "columns": [_col("scores", "점수", "scores")]
-                   + [_col(f"w{b}", f"가중치 (책 {b})", f"weight (book {b})", ".4f") for b in books],
+        "columns": [column("scores", "점수", "scores")]
+                   + [column(f"w{b}", f"가중치 (책 {b})", f"weight (book {b})", ".4f") for b in books],
         "rows": [{"scores": label} | {f"w{b}": st[key][b - 1] for b in books} for label, key in settings]}
     L = sdpa["L"]
     q_names, k_names = [f"q{i + 1}" for i in range(L)], [f"k{j + 1}" for j in range(L)]

@@ -43,6 +43,7 @@ from tutorial_code.position import LearnedPositionalEmbedding
 from . import plotting
 from .cpu_threads import torch_threads
 from .seed_stack import LoopedModels, StackedModels, fit_binary, predict
+from .tables import column
 
 TITLE = {"ko": "첫 칸 기억하기: LSTM 대 트랜스포머", "en": "Remember the first cell: LSTM vs Transformer"}
 MODELS = ("lstm", "transformer", "no_position")
@@ -287,44 +288,39 @@ def summary(res: dict) -> dict:
     }
 
 
-def _col(key, ko, en, fmt=None):
-    col = {"key": key, "label": {"ko": ko, "en": en}}
-    return {**col, "fmt": fmt} if fmt else col
-
-
 def tables(res: dict) -> dict:
     rows = [res["at"][str(L)] for L in res["lengths"]]
-    length = _col("length", "길이 $L$", "length $L$")
+    length = column("length", "길이 $L$", "length $L$")
     return {
         "accuracy": {"columns": [
             length,
-            _col("lstm", "LSTM", "LSTM", ".3f"),
-            _col("transformer", "트랜스포머", "Transformer", ".3f"),
-            _col("no_position", "트랜스포머 (위치 없음)", "Transformer (no position)", ".3f"),
-            _col("bag_bound", "순서 없이 가능한 최고", "best possible without order", ".3f"),
+            column("lstm", "LSTM", "LSTM", ".3f"),
+            column("transformer", "트랜스포머", "Transformer", ".3f"),
+            column("no_position", "트랜스포머 (위치 없음)", "Transformer (no position)", ".3f"),
+            column("bag_bound", "순서 없이 가능한 최고", "best possible without order", ".3f"),
         ], "rows": rows},
         "accuracy_seeds": {"columns": [
             length,
-            _col("lstm_seeds", "LSTM (시드별)", "LSTM (per seed)"),
-            _col("transformer_seeds", "트랜스포머 (시드별)", "Transformer (per seed)"),
-            _col("no_position_seeds", "위치 없음 (시드별)", "no position (per seed)"),
+            column("lstm_seeds", "LSTM (시드별)", "LSTM (per seed)"),
+            column("transformer_seeds", "트랜스포머 (시드별)", "Transformer (per seed)"),
+            column("no_position_seeds", "위치 없음 (시드별)", "no position (per seed)"),
         ], "rows": rows},
         "attention": {"columns": [
             length,
-            _col("uniform", "균등 $1/L$", "uniform $1/L$", ".3f"),
-            _col("transformer_attn", "첫 칸 어텐션", "attention to cell 1", ".3f"),
-            _col("transformer_attn_ratio", "균등 대비 배수", "× uniform", ".1f"),
-            _col("transformer_attn_best_head", "가장 강한 헤드", "strongest head", ".3f"),
-            _col("no_position_attn", "위치 없음: 첫 칸 어텐션", "no position: attention to cell 1", ".3f"),
-            _col("no_position_attn_ratio", "위치 없음: 균등 대비", "no position: × uniform", ".2f"),
+            column("uniform", "균등 $1/L$", "uniform $1/L$", ".3f"),
+            column("transformer_attn", "첫 칸 어텐션", "attention to cell 1", ".3f"),
+            column("transformer_attn_ratio", "균등 대비 배수", "× uniform", ".1f"),
+            column("transformer_attn_best_head", "가장 강한 헤드", "strongest head", ".3f"),
+            column("no_position_attn", "위치 없음: 첫 칸 어텐션", "no position: attention to cell 1", ".3f"),
+            column("no_position_attn_ratio", "위치 없음: 균등 대비", "no position: × uniform", ".2f"),
         ], "rows": rows},
         "ablation": {"columns": [
             length,
-            _col("no_position", "정확도 (평균)", "accuracy (mean)", ".3f"),
-            _col("no_position_seeds", "정확도 (시드별)", "accuracy (per seed)"),
-            _col("bag_bound", "순서 없이 가능한 최고", "best possible without order", ".3f"),
-            _col("no_position_attn", "첫 칸 어텐션", "attention to cell 1", ".4f"),
-            _col("uniform", "균등 $1/L$", "uniform $1/L$", ".4f"),
+            column("no_position", "정확도 (평균)", "accuracy (mean)", ".3f"),
+            column("no_position_seeds", "정확도 (시드별)", "accuracy (per seed)"),
+            column("bag_bound", "순서 없이 가능한 최고", "best possible without order", ".3f"),
+            column("no_position_attn", "첫 칸 어텐션", "attention to cell 1", ".4f"),
+            column("uniform", "균등 $1/L$", "uniform $1/L$", ".4f"),
         ], "rows": [r for r in rows if "no_position" in r]},
     }
 

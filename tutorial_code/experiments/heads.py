@@ -30,6 +30,7 @@ from . import digit_tasks as dt
 from . import plotting
 from . import seq2seq as s2s
 from .cpu_threads import torch_threads
+from .tables import column
 
 TITLE = {"ko": "헤드 수를 바꾸면: 같은 파라미터, 다른 분할",
          "en": "Changing the head count: same parameters, different split"}
@@ -170,8 +171,6 @@ def _run(cfg: Config, ctx) -> dict:
 
 
 def tables(r: dict) -> dict:
-    def col(key, ko, en, fmt=None):
-        return {"key": key, "label": {"ko": ko, "en": en}, **({"fmt": fmt} if fmt else {})}
     acc_rows = []
     for h, d_k in zip(r["head_counts"], r["d_k"]):
         e, p = r["by_heads"][str(h)], r["params"]["by_heads"][str(h)]
@@ -185,19 +184,19 @@ def tables(r: dict) -> dict:
                  for i in range(len(p["entropy"])) for j in range(len(p["entropy"][i]))]
     return {
         "accuracy": {"columns": [
-            col("h", "헤드 수 $h$", "heads $h$"), col("d_k", "$d_k$", "$d_k$"),
-            col("attention", "어텐션 파라미터", "attention parameters", ","),
-            col("total", "전체 파라미터", "all parameters", ","),
-            col("token", "토큰 정확도", "token accuracy", ".3f"),
-            col("exact", "완전 일치율", "exact match", ".3f"),
-            col("per_seed", "시드별 완전 일치율", "exact match per seed"),
-            col("seconds", "학습 시간 (초)", "training time (s)", ".1f")], "rows": acc_rows},
+            column("h", "헤드 수 $h$", "heads $h$"), column("d_k", "$d_k$", "$d_k$"),
+            column("attention", "어텐션 파라미터", "attention parameters", ","),
+            column("total", "전체 파라미터", "all parameters", ","),
+            column("token", "토큰 정확도", "token accuracy", ".3f"),
+            column("exact", "완전 일치율", "exact match", ".3f"),
+            column("per_seed", "시드별 완전 일치율", "exact match per seed"),
+            column("seconds", "학습 시간 (초)", "training time (s)", ".1f")], "rows": acc_rows},
         "patterns": {"columns": [
-            col("layer", "층", "layer"), col("head", "헤드", "head"),
-            col("entropy", "엔트로피 (nat)", "entropy (nats)", ".2f"),
-            col("max", "최대 가중치", "largest weight", ".2f"),
-            col("write", "쓸 숫자에 준 가중치", "weight on the digit written", ".2f"),
-            col("read", "방금 읽은 숫자에 준 가중치", "weight on the digit just read", ".2f")],
+            column("layer", "층", "layer"), column("head", "헤드", "head"),
+            column("entropy", "엔트로피 (nat)", "entropy (nats)", ".2f"),
+            column("max", "최대 가중치", "largest weight", ".2f"),
+            column("write", "쓸 숫자에 준 가중치", "weight on the digit written", ".2f"),
+            column("read", "방금 읽은 숫자에 준 가중치", "weight on the digit just read", ".2f")],
             "rows": head_rows},
     }
 

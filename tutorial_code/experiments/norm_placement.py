@@ -34,6 +34,7 @@ from torch import Tensor
 from tutorial_code.models import DecoderOnlyTransformer, TransformerConfig
 
 from . import plotting
+from .tables import column
 
 TITLE = {"ko": "층 정규화의 위치: Post-LN 대 Pre-LN", "en": "Where the LayerNorm goes: post-LN vs pre-LN"}
 SEP, DIGIT0 = 1, 2  # token 0 is padding (unused), 1 separates the halves, digit d is d + 2
@@ -189,9 +190,6 @@ def run(cfg: Config, ctx) -> dict:
 
 
 def tables(res: dict, cfg: Config) -> dict:
-    def col(key, ko, en, fmt=None):
-        return {"key": key, "label": {"ko": ko, "en": en}, **({"fmt": fmt} if fmt else {})}
-
     init_rows = [{"layer": i, "post": p, "pre": q, "ratio": p / q}
                  for i, p, q in zip(res["layers"], res["init"]["post"], res["init"]["pre"])]
     run_rows = []
@@ -204,22 +202,22 @@ def tables(res: dict, cfg: Config) -> dict:
     for name, r in res["runs"].items():
         rows = sorted(({"step": int(s), **{f"l{i + 1}": g for i, g in enumerate(gs)}}
                        for s, gs in r["grad_norms"].items()), key=lambda row: row["step"])
-        ckpt[f"checkpoints_{name}"] = {"columns": [col("step", "스텝", "step")] + [
-            col(f"l{i}", f"층 {i}", f"layer {i}", ".3g") for i in res["layers"]], "rows": rows}
+        ckpt[f"checkpoints_{name}"] = {"columns": [column("step", "스텝", "step")] + [
+            column(f"l{i}", f"층 {i}", f"layer {i}", ".3g") for i in res["layers"]], "rows": rows}
     return {
         "init": {"columns": [
-            col("layer", "층", "layer"),
-            col("post", "Post-LN", "post-LN", ".3f"),
-            col("pre", "Pre-LN", "pre-LN", ".3f"),
-            col("ratio", "Post ÷ Pre", "post ÷ pre", ".1f"),
+            column("layer", "층", "layer"),
+            column("post", "Post-LN", "post-LN", ".3f"),
+            column("pre", "Pre-LN", "pre-LN", ".3f"),
+            column("ratio", "Post ÷ Pre", "post ÷ pre", ".1f"),
         ], "rows": init_rows},
         "runs": {"columns": [
-            col("norm", "층 정규화 위치", "LayerNorm placement"),
-            col("warmup", "웜업 스텝", "warm-up steps"),
-            col("first", "처음 손실", "first loss", ".2f"),
-            col("final", f"마지막 손실 (끝 {cfg.steps // 8}스텝 평균)",
+            column("norm", "층 정규화 위치", "LayerNorm placement"),
+            column("warmup", "웜업 스텝", "warm-up steps"),
+            column("first", "처음 손실", "first loss", ".2f"),
+            column("final", f"마지막 손실 (끝 {cfg.steps // 8}스텝 평균)",
                 f"final loss (mean of last {cfg.steps // 8} steps)", ".3f"),
-            col("bottom_over_top", f"기울기 층 1 ÷ 층 {cfg.n_layers} (스텝 {last})",
+            column("bottom_over_top", f"기울기 층 1 ÷ 층 {cfg.n_layers} (스텝 {last})",
                 f"gradient, layer 1 ÷ layer {cfg.n_layers} (step {last})", ".2g"),
         ], "rows": run_rows},
         **ckpt,

@@ -34,6 +34,7 @@ from . import digit_tasks as dt
 from . import plotting
 from . import seq2seq as s2s
 from .cpu_threads import torch_threads
+from .tables import column
 
 TITLE = {"ko": "숫자 뒤집기를 배우는 인코더–디코더", "en": "An encoder–decoder learns to reverse digits"}
 
@@ -267,8 +268,6 @@ def recipe_name(key: str, rec: dict) -> str:
 
 
 def tables(r: dict) -> dict:
-    def col(key, ko, en, fmt=None):
-        return {"key": key, "label": {"ko": ko, "en": en}, **({"fmt": fmt} if fmt else {})}
     rows = []
     for key in r["recipe_order"]:
         rec = r["recipes"][key]
@@ -286,22 +285,22 @@ def tables(r: dict) -> dict:
     mirror = [{"layer": i + 1, **{f"h{j + 1}": w[j] for j in range(n_heads)}, "mean": statistics.fmean(w)}
               for i, w in enumerate(att["mirror_weight"])]
     return {
-        "mirror": {"columns": [col("layer", "층", "layer"),
-                               *[col(f"h{j + 1}", f"헤드 {j + 1}", f"head {j + 1}", ".3f") for j in range(n_heads)],
-                               col("mean", "헤드 평균", "head mean", ".3f")], "rows": mirror},
+        "mirror": {"columns": [column("layer", "층", "layer"),
+                               *[column(f"h{j + 1}", f"헤드 {j + 1}", f"head {j + 1}", ".3f") for j in range(n_heads)],
+                               column("mean", "헤드 평균", "head mean", ".3f")], "rows": mirror},
         "recipes": {"columns": [
-            col("recipe", "레시피", "recipe"), col("reached", "목표 도달 (시드)", "reached (seeds)"),
-            col("per_seed", "시드별 필요 샘플", "samples needed, per seed"),
-            col("mean", "평균 필요 샘플", "mean samples needed", ",.0f"),
-            col("seconds", "평균 학습 시간 (초)", "mean training time (s)", ".1f")], "rows": rows},
+            column("recipe", "레시피", "recipe"), column("reached", "목표 도달 (시드)", "reached (seeds)"),
+            column("per_seed", "시드별 필요 샘플", "samples needed, per seed"),
+            column("mean", "평균 필요 샘플", "mean samples needed", ",.0f"),
+            column("seconds", "평균 학습 시간 (초)", "mean training time (s)", ".1f")], "rows": rows},
         "final": {"columns": [
-            col("samples", "학습 샘플", "training samples", ","),
-            col("seconds", "학습 시간 (초)", "training time (s)", ".1f"),
-            col("n", "테스트 시퀀스", "test sequences", ","),
-            col("token", "토큰 정확도 (그리디)", "token accuracy (greedy)", ".4f"),
-            col("exact", "완전 일치율 (그리디)", "exact match (greedy)", ".4f"),
-            col("forced", "완전 일치율 (교사 강요)", "exact match (teacher forcing)", ".4f"),
-            col("mirror", "거울 위치 가중치 (마지막 층)", "weight on the mirror position (last layer)",
+            column("samples", "학습 샘플", "training samples", ","),
+            column("seconds", "학습 시간 (초)", "training time (s)", ".1f"),
+            column("n", "테스트 시퀀스", "test sequences", ","),
+            column("token", "토큰 정확도 (그리디)", "token accuracy (greedy)", ".4f"),
+            column("exact", "완전 일치율 (그리디)", "exact match (greedy)", ".4f"),
+            column("forced", "완전 일치율 (교사 강요)", "exact match (teacher forcing)", ".4f"),
+            column("mirror", "거울 위치 가중치 (마지막 층)", "weight on the mirror position (last layer)",
                 ".3f")],
             "rows": final},
     }

@@ -19,6 +19,7 @@ import torch
 from . import registry, store
 from .context import RunContext, deterministic, device_name, pick_device, seed_everything
 from .errors import ExperimentError, GateError
+from .tables import column
 
 log = logging.getLogger("tutorial_code.experiments")
 
@@ -286,11 +287,11 @@ def provenance(report: Report, dev: torch.device, requested: str | None, tiny: b
         "run_wall_time_s": round(wall, 3),
         "tables": {"experiments": {
             "columns": [
-                {"key": "experiment", "label": {"ko": "실험", "en": "experiment"}},
-                {"key": "status", "label": {"ko": "캐시", "en": "cache"}},
-                {"key": "compute_s", "label": {"ko": "계산 시간 (초)", "en": "compute time (s)"}, "fmt": ".1f"},
-                {"key": "device", "label": {"ko": "장치", "en": "device"}},
-                {"key": "seed", "label": {"ko": "시드", "en": "seed"}},
+                column("experiment", "실험", "experiment"),
+                column("status", "캐시", "cache"),
+                column("compute_s", "계산 시간 (초)", "compute time (s)", ".1f"),
+                column("device", "장치", "device"),
+                column("seed", "시드", "seed"),
             ],
             "rows": rows,
         }},

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import torch
 
 from . import plotting
+from .tables import column
 
 TITLE = {"ko": "왜 √dₖ로 나누는가", "en": "Why divide by √dₖ"}
 
@@ -104,14 +105,14 @@ def run(cfg: Config, ctx) -> dict:
         "n_scores": cfg.n_rows * cfg.seq_len,
         "tables": {"summary": {
             "columns": [
-                {"key": "d_k", "label": {"ko": "d<sub>k</sub>", "en": "d<sub>k</sub>"}},
-                {"key": "raw_std", "label": {"ko": "std(q·k)", "en": "std(q·k)"}, "fmt": ".2f"},
-                {"key": "sqrt_d_k", "label": {"ko": "√d<sub>k</sub>", "en": "√d<sub>k</sub>"}, "fmt": ".2f"},
-                {"key": "scaled_std", "label": {"ko": "std(q·k/√d<sub>k</sub>)", "en": "std(q·k/√d<sub>k</sub>)"}, "fmt": ".3f"},
-                {"key": "peak_raw", "label": {"ko": "최대 가중치 (스케일 전)", "en": "peak weight (unscaled)"}, "fmt": ".3f"},
-                {"key": "peak_scaled", "label": {"ko": "최대 가중치 (스케일 후)", "en": "peak weight (scaled)"}, "fmt": ".3f"},
-                {"key": "jacobian_raw", "label": {"ko": "기울기 크기 (스케일 전)", "en": "gradient size (unscaled)"}, "fmt": ".3f"},
-                {"key": "jacobian_scaled", "label": {"ko": "기울기 크기 (스케일 후)", "en": "gradient size (scaled)"}, "fmt": ".3f"},
+                column("d_k", "d<sub>k</sub>", "d<sub>k</sub>"),
+                column("raw_std", "std(q·k)", "std(q·k)", ".2f"),
+                column("sqrt_d_k", "√d<sub>k</sub>", "√d<sub>k</sub>", ".2f"),
+                column("scaled_std", "std(q·k/√d<sub>k</sub>)", "std(q·k/√d<sub>k</sub>)", ".3f"),
+                column("peak_raw", "최대 가중치 (스케일 전)", "peak weight (unscaled)", ".3f"),
+                column("peak_scaled", "최대 가중치 (스케일 후)", "peak weight (scaled)", ".3f"),
+                column("jacobian_raw", "기울기 크기 (스케일 전)", "gradient size (unscaled)", ".3f"),
+                column("jacobian_scaled", "기울기 크기 (스케일 후)", "gradient size (scaled)", ".3f"),
             ],
             "rows": rows,
         }},

@@ -28,6 +28,7 @@ from . import plotting
 from .cpu_threads import torch_threads
 from .ko_en_grammar import (ADJECTIVES, BOS, EOS, NOUNS, PAD, VERBS, Sentence, encode, example_triple,
                             has_batchim, realise, split_triples, trim, triples, vocabulary)
+from .tables import column
 
 TITLE = {"ko": "장난감 한→영 번역과 크로스 어텐션", "en": "A toy Korean→English translator and its cross-attention"}
 
@@ -292,15 +293,15 @@ def run(cfg: Config, ctx) -> dict:
                   "train_triples": len(data["train_triples"]), "test_triples": len(data["test_triples"])},
         "tables": {
             "samples": {"columns": [
-                {"key": "source", "label": {"ko": "한국어 입력", "en": "Korean source"}},
-                {"key": "reference", "label": {"ko": "정답", "en": "reference"}},
-                {"key": "output", "label": {"ko": "모델 번역", "en": "model output"}},
-                {"key": "match", "label": {"ko": "일치", "en": "match"}},
+                column("source", "한국어 입력", "Korean source"),
+                column("reference", "정답", "reference"),
+                column("output", "모델 번역", "model output"),
+                column("match", "일치", "match"),
             ], "rows": [example_row(example), example_row(scrambled)] + sample_rows(data, outs, vocab)},
             "by_pattern": {"columns": [
-                {"key": "pattern", "label": {"ko": "어순 (한국어)", "en": "pattern (Korean)"}},
-                {"key": "n", "label": {"ko": "문장 수", "en": "sentences"}},
-                {"key": "exact_match", "label": {"ko": "완전 일치율", "en": "exact match"}, "fmt": ".1%"},
+                column("pattern", "어순 (한국어)", "pattern (Korean)"),
+                column("n", "문장 수", "sentences"),
+                column("exact_match", "완전 일치율", "exact match", ".1%"),
             ], "rows": [{"pattern": PATTERNS[p], **v} for p, v in scores["by_pattern"].items()]},
         },
     }
