@@ -1,0 +1,1 @@
+// Prompt cards: copy button (in progress).
