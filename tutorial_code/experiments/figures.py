@@ -18,7 +18,10 @@ cells, curves); the computations in :mod:`.worked_examples`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+import torch
 
 from . import diagrams, heatmaps, plotting
 from . import worked_examples as we
@@ -83,6 +86,7 @@ GATES = {
     "library.stretch.max_longer_unscaled": (0.99, 1.0),      # unscaled ×10 piles onto one book
     "library.stretch.max_wider_unscaled": (0.99, 1.0),
     "library.stretch.max_wider_scaled": (0.0, 0.95),         # ÷√d_k keeps some blend
+    "library.stretch.max_longer_scaled": (0.99, 1.0),        # ... but cannot undo longer vectors
     "sdpa.code_vs_steps_max_diff": (0.0, 1e-12),
     "sdpa.row_sum_max_err": (0.0, 1e-12),
     "toy.word.ate.rule_ok": (1, 1),                          # action → animal: the cat
@@ -109,6 +113,7 @@ def run(cfg: Config, ctx) -> dict:
     gen = ctx.generator()
     lib = we.library([list(k) for k in cfg.library_keys], [list(v) for v in cfg.library_values],
                      {"one": list(cfg.query_one), "both": list(cfg.query_both)}, cfg.stretch)
+    lib["stretch"].update(stretch_longer(lib))
     sdpa = we.sdpa_steps(cfg.sdpa_q, cfg.sdpa_k, cfg.sdpa_v)
     vectors = {w: list(v) for w, v in cfg.toy_vectors}
     toy = we.toy_sentence(vectors, {"ko": list(cfg.toy_order_ko), "en": list(cfg.toy_order_en)},
@@ -136,6 +141,28 @@ def run(cfg: Config, ctx) -> dict:
     }
     results["tables"] = tables(results)
     return results
+
+
+def stretch_longer(lib: dict) -> dict:
+    """Assignment 1's model answer: the "both" slip with every vector ``factor`` times longer.
+
+    The scores themselves, the weights when ÷√d_k is kept after all (d_k has not changed, so
+    it cannot undo the factor² growth), and the blended output with and without the division.
+    Added to ``library.stretch`` beside :func:`worked_examples.stretch_demo`'s keys.
+    """
+    factor = lib["stretch"]["factor"]
+    q = factor * we.t64([lib["both"]["query"]])                          # (1, d_k)
+    K, V = factor * we.t64(lib["keys"]), we.t64(lib["values"])            # (3, d_k), (3, 2)
+    dots = q @ K.T                                                        # (1, 3): factor² × q·k
+    unscaled = torch.softmax(dots, -1)
+    scaled = torch.softmax(dots / math.sqrt(lib["d_k"]), -1)
+    return {
+        "longer_dots": dots[0].tolist(),
+        "longer_scaled": scaled[0].tolist(),
+        "max_longer_scaled": scaled.max().item(),
+        "output_longer_unscaled": (unscaled @ V)[0].tolist(),             # (2,)
+        "output_longer_scaled": (scaled @ V)[0].tolist(),
+    }
 
 
 # ---------------------------------------------------------------- tables for the pages

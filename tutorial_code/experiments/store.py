@@ -15,7 +15,8 @@ code reruns every experiment), the framework modules of ``experiments/`` (``_FRA
 the experiment's own module plus the modules of ``experiments/`` it imports, followed
 transitively through its import statements (so a helper such as ``diagrams.py`` only reruns
 the experiments that import it). The registry, CLI and page hook (``_NOT_HASHED``) cannot
-change a number and are left out. Import helpers with ordinary import statements (not
+change a number and are left out, and so are ``sitebuild/`` and ``notebooks/``
+(``_NOT_HASHED_DIRS``), which only turn code into pages and notebooks. Import helpers with ordinary import statements (not
 ``importlib``) so the dependency scan sees them.
 """
 
@@ -40,6 +41,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]  # tutorial_code/
 REPO_ROOT = PACKAGE_DIR.parent
 DEFAULT_OUT = REPO_ROOT / ".build"
 _NOT_HASHED = {"experiments/registry.py", "experiments/cli.py", "experiments/pages.py"}
+# folders of tutorial_code that build pages and notebooks; they cannot change a number
+_NOT_HASHED_DIRS = ("sitebuild/", "notebooks/")
 # modules of experiments/ that every experiment runs through
 _FRAMEWORK = {"__init__.py", "context.py", "errors.py", "runner.py", "store.py", "plotting.py"}
 _PREFIX = "tutorial_code.experiments."
@@ -123,7 +126,8 @@ def code_hash(name: str) -> str:
     h = hashlib.sha256()
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         rel = path.relative_to(PACKAGE_DIR).as_posix()
-        if rel in _NOT_HASHED or (path.parent == exp_dir and path.name not in local):
+        if rel in _NOT_HASHED or rel.startswith(_NOT_HASHED_DIRS) or (
+                path.parent == exp_dir and path.name not in local):
             continue
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()

@@ -1,0 +1,138 @@
+"""MkDocs hook: the lesson lab notebooks, executed at build time and rendered as pages.
+
+1. Before the files are collected, every notebook of tutorial_code/notebooks is rendered per
+   language and executed (cached in .build/notebooks), then written to the git-ignored
+   ``docs/<lang>/notebooks/<name>.ipynb`` (executed: the page mkdocs-jupyter renders) and
+   ``docs/<lang>/notebooks/colab/<name>.ipynb`` (outputs stripped: the download that Colab
+   opens). Unchanged bytes are not rewritten, so ``mkdocs serve`` does not loop.
+2. mkdocs-static-i18n rebuilds every File and drops mkdocs-jupyter's notebook wrapper, so the
+   notebook would be copied raw instead of rendered (and the English build would overwrite the
+   Korean page). After static-i18n (priority -100), the notebook files are turned back into
+   pages here, and so are their other-language alternates for the language menu.
+3. Each lesson page and each notebook page gets ``page.notebook_links`` (notebook page,
+   download, "Open in Colab"), shown by docs/overrides/main.html. Colab opens files from
+   GitHub: ``extra.colab`` in mkdocs.yml names the repository and branch that hold the
+   built site (e.g. the gh-pages branch that ``mkdocs gh-deploy`` writes).
+4. mkdocs-jupyter evicts the cached rendering of every notebook not used in the language it
+   has just built, so each language build would convert the other's notebooks again; the
+   entries of both languages are kept.
+"""
+
+import logging
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
+from mkdocs.utils import get_relative_url  # noqa: E402
+
+from tutorial_code.notebooks import build  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.notebooks")
+CACHE = ROOT / ".build" / "notebooks"
+PAGE = re.compile(r"^(?:(?P<lang>[a-z]{2})/)?notebooks/(?P<name>[^/]+)\.ipynb$")
+LESSON = re.compile(r"^(?:(?P<lang>[a-z]{2})/)?lessons/(?P<slug>[^/]+)\.md$")
+COLAB = "https://colab.research.google.com/github/{repository}/blob/{branch}/{path}"
+
+
+def _languages(config) -> tuple[str, str]:
+    """(language being built, default language)."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return "ko", "ko"
+    return i18n.current_language, i18n.default_language
+
+
+def on_pre_build(config):
+    try:
+        built = build.build_all(CACHE, log=log.info)
+    except build.NotebookError as exc:
+        raise PluginError(f"lab notebooks: {exc}") from None
+    for path in build.write_site(Path(config.docs_dir), built):
+        log.info("notebooks: wrote %s", path.relative_to(config.docs_dir))
+
+
+def _as_page(file, config) -> None:
+    if file.is_documentation_page():
+        return
+    file.is_documentation_page = lambda: True  # what mkdocs-jupyter's wrapper did
+    # static-i18n copied the wrapper's page-style destination (…/index.html); a file that
+    # never went through the wrapper still ends in .ipynb
+    stem = re.sub(r"(/index\.html|\.html|\.ipynb)$", "", file.dest_uri)
+    file.dest_uri = f"{stem}/index.html" if config.use_directory_urls else f"{stem}.html"
+    file.url = f"{stem}/" if config.use_directory_urls else f"{stem}.html"
+    file.abs_dest_path = os.path.normpath(os.path.join(config.site_dir, file.dest_uri))
+
+
+def _add_alternates(file, config) -> None:
+    """static-i18n lists other-language alternates for Markdown pages only; add the
+    notebook's, so the language menu leads to the same notebook in the other language."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None or not hasattr(file, "alternates"):
+        return
+    from mkdocs.structure.files import File
+    from mkdocs_static_i18n.folder import create_i18n_file
+
+    norm = PAGE.match(file.src_uri)["name"]
+    for lang in i18n.build_languages:
+        src = f"{lang}/notebooks/{norm}.ipynb"
+        if lang in file.alternates or not (Path(config.docs_dir) / src).is_file():
+            continue
+        other = File(src, config.docs_dir, config.site_dir, config.use_directory_urls)
+        alternate = create_i18n_file(other, lang, i18n.default_language, i18n.all_languages, config)
+        _as_page(alternate, config)
+        file.alternates[lang] = alternate
+
+
+@event_priority(-200)  # after static-i18n (-100) has rebuilt the files
+def on_files(files, config):
+    for file in files:
+        if PAGE.match(file.src_uri):
+            _as_page(file, config)
+            for alternate in getattr(file, "alternates", {}).values():
+                _as_page(alternate, config)
+            _add_alternates(file, config)
+    return files
+
+
+def on_page_context(context, page, config, nav):
+    lang, default = _languages(config)
+    m = PAGE.match(page.file.src_uri) or LESSON.match(page.file.src_uri)
+    if m is None:
+        return context
+    by_slug = {s.slug: s.name for s in build.sources()}
+    name = m.groupdict().get("name") or by_slug.get(m.groupdict().get("slug"))
+    if name is None:
+        return context
+    prefix = "" if lang == default else f"{lang}/"
+    download = f"{prefix}notebooks/colab/{name}.ipynb"
+    colab = (config.extra.get("colab") or {})
+    links = {
+        "download": get_relative_url(download, page.url),
+        "filename": f"{name}.ipynb",
+        "colab": COLAB.format(repository=colab.get("repository", ""), branch=colab.get("branch", "gh-pages"),
+                              path=colab.get("path_prefix", "") + download),
+    }
+    if LESSON.match(page.file.src_uri):
+        target = f"{prefix}notebooks/{name}/" if config.use_directory_urls else f"{prefix}notebooks/{name}.html"
+        links["page"] = get_relative_url(target, page.url)
+    page.notebook_links = links
+    return context
+
+
+@event_priority(50)  # before mkdocs-jupyter evicts the entries it did not use in this language
+def on_post_build(config):
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    used = getattr(jupyter, "_used_cache_paths", None)
+    if jupyter is None or used is None or not jupyter.config.get("cache"):
+        return
+    from mkdocs_jupyter import plugin as mj
+
+    for path in Path(config.docs_dir).glob("*/notebooks/*.ipynb"):
+        key = mj._compute_cache_key(str(path), jupyter.config, jupyter.config["execute"])
+        used.add(mj._get_cache_path(jupyter.config["cache_dir"], key))

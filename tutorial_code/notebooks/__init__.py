@@ -1,0 +1,35 @@
+"""Lab notebooks, one per lesson, built from jupytext "percent" sources in this folder.
+
+A source ``lesson_03_scaled_dot_product.py`` becomes the notebook
+``lesson-03-scaled-dot-product.ipynb`` for the lesson page ``lessons/scaled-dot-product.md``,
+once in Korean and once in English. Run ``python scripts/build_notebooks.py --help``; the
+MkDocs build does it by itself through ``scripts/notebooks_hook.py``.
+
+Direction of the single source: the package is the source, the notebook is generated. A code
+cell line ``# [[code:attention.scaled_dot_product_attention]]`` is replaced by that object's
+source as it stands in ``tutorial_code`` (the same extraction as the pages' ``[[code:...]]``
+markers, :mod:`tutorial_code.sitebuild.code`), so a notebook never holds a hand-kept copy.
+The notebook itself imports nothing from this repository: it runs in a fresh Colab runtime
+with torch, numpy and matplotlib.
+
+Source format (cells start with ``# %%``; see jupytext's percent format)::
+
+    # %% [markdown] lang="ko"
+    # # 3강 실습: ...                      <- Korean text cell
+    # %% [markdown] lang="en"
+    # # Lesson 3 lab: ...                  <- English text cell
+    # %% lang="ko"
+    # ... a code cell only the Korean notebook has (the Hangul font for plots)
+    # %%
+    import torch
+    # ko: 한국어 주석                      <- whole-line comment, Korean notebook only
+    # en: English comment                  <- whole-line comment, English notebook only
+    x = torch.ones(3)  # ko: 셋 # en: three  <- trailing comment in each language
+    plt.title("가중치")  # ko                <- the whole line only in the Korean notebook
+    plt.title("Weights")  # en             <- the whole line only in the English notebook
+    # [[code:attention.scaled_dot_product_attention]]
+
+Cells without ``lang`` go into both notebooks; apart from comments, the ``# ko``/``# en``
+lines (figure labels) and the Korean font cell, the code of both languages is identical, and a
+test checks that. Text cells may use ``$...$`` math.
+"""

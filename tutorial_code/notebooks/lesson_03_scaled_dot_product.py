@@ -1,0 +1,147 @@
+# %% [markdown] lang="ko"
+# # 3강 실습: 스케일드 닷프로덕트 어텐션
+#
+# 이 노트북은 강좌 패키지의 `scaled_dot_product_attention`을 그대로 가져와 작은 예제로 돌려 봅니다.
+# 목표는 세 가지입니다.
+#
+# 1. 다섯 단계(점수 → $\sqrt{d_k}$로 나누기 → 마스크 → 소프트맥스 → 값 섞기)를 눈으로 따라갑니다.
+# 2. 우리 함수가 PyTorch의 `F.scaled_dot_product_attention`과 같은 값을 내는지 확인합니다.
+# 3. $\sqrt{d_k}$로 나누지 않으면 $d_k$가 커질수록 소프트맥스가 포화되는 것을 봅니다.
+#
+# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+
+# %% [markdown] lang="en"
+# # Lesson 3 lab: scaled dot-product attention
+#
+# This notebook takes the course package's `scaled_dot_product_attention` as it is and runs it on
+# small examples. Three goals:
+#
+# 1. Follow the five steps (scores → divide by $\sqrt{d_k}$ → mask → softmax → blend the values).
+# 2. Check that our function gives the same values as PyTorch's `F.scaled_dot_product_attention`.
+# 3. See the softmax saturate as $d_k$ grows when the scores are not divided by $\sqrt{d_k}$.
+#
+# It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
+
+# %% lang="ko"
+# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
+try:
+    import koreanize_matplotlib  # noqa: F401
+except ImportError:
+    %pip install -q koreanize-matplotlib
+    import koreanize_matplotlib  # noqa: F401
+
+# %%
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+torch.manual_seed(0)
+plt.rcParams["figure.dpi"] = 80
+
+# %% [markdown] lang="ko"
+# ## 패키지의 함수
+#
+# 아래 두 함수는 강좌 패키지 `tutorial_code/attention.py`에서 빌드할 때 그대로 복사해 온 것입니다.
+# 주석의 step 1~5가 강의의 다섯 단계입니다.
+
+# %% [markdown] lang="en"
+# ## The package's function
+#
+# The two functions below are copied at build time, unchanged, from the course package
+# `tutorial_code/attention.py`. The comments' steps 1–5 are the lesson's five steps.
+
+# %%
+# [[code:attention.check_mask]]
+
+
+# [[code:attention.scaled_dot_product_attention]]
+
+# %% [markdown] lang="ko"
+# ## 작은 예제: 쿼리 3개, 키 4개
+#
+# $d_k = 4$인 쿼리 3개와 키·값 4개를 무작위로 만들고, 가중치의 각 행이 합 1인지 확인합니다.
+
+# %% [markdown] lang="en"
+# ## A small example: 3 queries, 4 keys
+#
+# Make 3 random queries and 4 keys and values of width $d_k = 4$, and check that each row of the
+# weights sums to 1.
+
+# %%
+q = torch.randn(3, 4)
+k = torch.randn(4, 4)
+v = torch.randn(4, 4)
+out, w = scaled_dot_product_attention(q, k, v)
+print("weights:\n", w.round(decimals=3))
+print("row sums:", w.sum(-1))
+print("output shape:", tuple(out.shape))
+
+# %% [markdown] lang="ko"
+# ## PyTorch와 비교
+#
+# 같은 입력을 `F.scaled_dot_product_attention`에 넣고 출력의 최대 차이를 봅니다. 마스크도 같은 약속을
+# 씁니다. `True`는 "볼 수 있다"입니다.
+
+# %% [markdown] lang="en"
+# ## Compare with PyTorch
+#
+# Feed the same inputs to `F.scaled_dot_product_attention` and look at the largest difference. The
+# mask follows the same convention: `True` means "may attend".
+
+# %%
+causal = torch.ones(3, 4, dtype=torch.bool).tril()  # ko: 아래 삼각형만 볼 수 있음 # en: only the lower triangle may attend
+for mask in (None, causal):
+    ours, _ = scaled_dot_product_attention(q, k, v, mask=mask)
+    theirs = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    print("mask" if mask is not None else "no mask", (ours - theirs).abs().max().item())
+
+# %% [markdown] lang="ko"
+# ## 나누지 않으면: 소프트맥스 포화
+#
+# 성분이 표준정규분포인 쿼리와 키의 내적은 분산이 $d_k$입니다. $d_k$를 키우면서 나누지 않은 점수와
+# 나눈 점수의 최대 가중치(1000개 행의 평균)를 비교합니다.
+
+# %% [markdown] lang="en"
+# ## Without the division: the softmax saturates
+#
+# With standard normal components, the dot product of a query and a key has variance $d_k$.
+# Grow $d_k$ and compare the largest weight (averaged over 1000 rows) with and without the division.
+
+# %%
+dims = [4, 16, 64, 256, 1024]
+raw_max, scaled_max = [], []
+for d_k in dims:
+    qs, ks = torch.randn(1000, d_k), torch.randn(1000, 8, d_k)
+    scores = (ks @ qs.unsqueeze(-1)).squeeze(-1)  # ko: (1000, 8) 점수 # en: (1000, 8) scores
+    raw_max.append(torch.softmax(scores, -1).max(-1).values.mean().item())
+    scaled_max.append(torch.softmax(scores / math.sqrt(d_k), -1).max(-1).values.mean().item())
+    print(f"d_k={d_k:5d}  raw std={scores.std():6.2f}  max weight raw={raw_max[-1]:.3f}  scaled={scaled_max[-1]:.3f}")
+
+fig, ax = plt.subplots(figsize=(5, 3))
+ax.plot(dims, raw_max, "o-", label="QKᵀ")
+ax.plot(dims, scaled_max, "s-", label="QKᵀ/√d_k")
+ax.set_xscale("log", base=2)
+ax.set_xlabel("d_k")
+ax.set_ylabel("평균 최대 가중치")  # ko
+ax.set_ylabel("mean largest weight")  # en
+ax.set_title("나누지 않으면 가중치가 한 키에 몰린다")  # ko
+ax.set_title("Without the division the weight piles onto one key")  # en
+ax.legend()
+plt.show()
+
+# %% [markdown] lang="ko"
+# ## 해 보기
+#
+# - `q`에 10을 곱하고 가중치가 어떻게 바뀌는지 보세요. 왜 그런지 3강의 "왜 √dₖ인가"와 연결해 보세요.
+# - 마스크의 한 행을 모두 `False`로 만들면 무엇이 나오나요? 패키지 함수의 docstring과 비교하세요.
+
+# %% [markdown] lang="en"
+# ## Try it
+#
+# - Multiply `q` by 10 and watch the weights change. Connect it to lesson 3's "Why √dₖ".
+# - Set one row of the mask to all `False`. What comes out? Compare with the function's docstring.
