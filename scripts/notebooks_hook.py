@@ -125,6 +125,49 @@ def on_page_context(context, page, config, nav):
     return context
 
 
+_HEADING = re.compile(r'<h(?P<level>[1-6])(?P<pre>[^>]*?)\sid="(?P<id>[^"]*)"(?P<post>[^>]*)>(?P<inner>.*?)</h(?P=level)>', re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _flatten(toc):
+    for item in toc:
+        yield item
+        yield from _flatten(item.children)
+
+
+def on_page_content(html, page, config, files):
+    """Notebook pages: give headings the same ids Markdown pages get (pymdownx slugify), so
+    Korean headings get readable, unique ids instead of empty ones, and point the table of
+    contents at them."""
+    if not PAGE.match(page.file.src_uri):
+        return html
+    from pymdownx.slugs import slugify
+
+    slug = slugify(case="lower")
+    seen: dict[str, int] = {}
+    headings: list[tuple[int, str]] = []
+
+    def fix(m):
+        text = _TAG.sub("", m["inner"]).replace("¶", "").strip()
+        base = slug(text, "-") or "section"
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        new = base if n == 0 else f"{base}_{n}"
+        headings.append((int(m["level"]), new))
+        inner = m["inner"].replace(f'href="#{m["id"]}"', f'href="#{new}"')
+        return f'<h{m["level"]}{m["pre"]} id="{new}"{m["post"]}>{inner}</h{m["level"]}>'
+
+    html = _HEADING.sub(fix, html)
+    pending = list(headings)
+    for item in _flatten(page.toc):
+        for i, (level, new) in enumerate(pending):
+            if level == item.level:
+                item.id = new
+                del pending[: i + 1]
+                break
+    return html
+
+
 @event_priority(50)  # before mkdocs-jupyter evicts the entries it did not use in this language
 def on_post_build(config):
     jupyter = config.plugins.get("mkdocs-jupyter")

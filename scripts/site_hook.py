@@ -1,4 +1,4 @@
-"""MkDocs hook: code included from tutorial_code, check questions, the glossary, tooltips.
+"""MkDocs hook: questions and assignments, code from tutorial_code, the glossary, tooltips.
 
 Listed under ``hooks:`` in mkdocs.yml; the work is in :mod:`tutorial_code.sitebuild`.
 """
@@ -29,8 +29,9 @@ def answer_key_url(page, files):
 def on_page_markdown(markdown, page, config, files):
     lang = page_language(page, config)
     try:
-        markdown = code.render_code_markers(markdown)
+        # questions first: an assignment's text may include code with [[code:...]]
         markdown = questions.render_markers(markdown, lang, answer_key_url(page, files))
+        markdown = code.render_code_markers(markdown)
         terms = glossary.load()
     except (KeyError, ValueError) as exc:
         raise PluginError(f"{page.file.src_uri}: {exc.args[0]}") from None

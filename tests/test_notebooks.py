@@ -107,7 +107,7 @@ GOOD = '# %% [markdown] lang="ko"\n# # 제목\n\n# %% [markdown] lang="en"\n# # 
 
 def test_bad_sources_fail_with_the_file_and_the_fix(tmp_path):
     src = _write(tmp_path, "lesson_01_demo.py", GOOD + "# %%\nx = 1\n# [[code:attention.no_such_thing]]\n")
-    with pytest.raises(build.NotebookError, match=r"lesson_01_demo\.py, cell 3, line 2: .*no function or class 'no_such_thing'"):
+    with pytest.raises(build.NotebookError, match=r"lesson_01_demo\.py, cell 3, line 2: .*no function, class or constant 'no_such_thing'"):
         build.render(src, "en")
     src = _write(tmp_path, "lesson_01_demo.py", GOOD + '# %% lang="fr"\nx = 1\n')
     with pytest.raises(build.NotebookError, match=r'lang="fr" is not one of ko, en'):

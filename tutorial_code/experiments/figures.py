@@ -147,21 +147,25 @@ def stretch_longer(lib: dict) -> dict:
     """Assignment 1's model answer: the "both" slip with every vector ``factor`` times longer.
 
     The scores themselves, the weights when ÷√d_k is kept after all (d_k has not changed, so
-    it cannot undo the factor² growth), and the blended output with and without the division.
-    Added to ``library.stretch`` beside :func:`worked_examples.stretch_demo`'s keys.
+    it cannot undo the factor² growth), and the blended outputs of the settings. Added to
+    ``library.stretch`` beside the keys of :func:`worked_examples.stretch_demo`.
     """
-    factor = lib["stretch"]["factor"]
-    q = factor * we.t64([lib["both"]["query"]])                          # (1, d_k)
-    K, V = factor * we.t64(lib["keys"]), we.t64(lib["values"])            # (3, d_k), (3, 2)
-    dots = q @ K.T                                                        # (1, 3): factor² × q·k
-    unscaled = torch.softmax(dots, -1)
-    scaled = torch.softmax(dots / math.sqrt(lib["d_k"]), -1)
+    factor, d_k = lib["stretch"]["factor"], lib["d_k"]
+    q, K = we.t64([lib["both"]["query"]]), we.t64(lib["keys"])            # (1, d_k), (3, d_k)
+    V = we.t64(lib["values"])                                            # (3, 2)
+    dots = (factor * q) @ (factor * K).T                                 # (1, 3): factor² × q·k
+    scaled = torch.softmax(dots / math.sqrt(d_k), -1)
+
+    def output(scores):                                                  # (2,): weights @ V
+        return (torch.softmax(scores, -1) @ V)[0].tolist()
+
     return {
         "longer_dots": dots[0].tolist(),
         "longer_scaled": scaled[0].tolist(),
         "max_longer_scaled": scaled.max().item(),
-        "output_longer_unscaled": (unscaled @ V)[0].tolist(),             # (2,)
-        "output_longer_scaled": (scaled @ V)[0].tolist(),
+        "output_unscaled": output(q @ K.T),
+        "output_longer_unscaled": output(dots),
+        "output_longer_scaled": output(dots / math.sqrt(d_k)),
     }
 
 

@@ -142,7 +142,11 @@ def render(source: Source, lang: str) -> nbformat.NotebookNode:
 def kernel_env() -> dict[str, str]:
     """The kernel's environment: this one, minus what could reach the repository."""
     drop = {"PYTHONPATH", "MPLBACKEND", "PYTHONSTARTUP", "TUTORIAL_DEVICE"}
-    return {k: v for k, v in os.environ.items() if k not in drop}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    # the build runs two kernels side by side; torch's default of one thread per core made
+    # small models 5-50x slower when they competed for the same cores
+    env.setdefault("OMP_NUM_THREADS", "1")
+    return env
 
 
 def execute(nb: nbformat.NotebookNode, label: str, timeout: int = TIMEOUT_S) -> nbformat.NotebookNode:

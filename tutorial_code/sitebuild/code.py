@@ -1,7 +1,7 @@
 """Include code from ``tutorial_code`` in pages: ``[[code:attention.scaled_dot_product_attention]]``.
 
 The marker names a module of the package (dotted, relative to ``tutorial_code``) and,
-optionally, a top-level function or class in it; it becomes a fenced Python block with that
+optionally, a top-level function, class or constant (``NAME = ...``) in it; it becomes a fenced Python block with that
 object's source, decorators included, exactly as it stands in the file. An unknown module or
 name fails the build with the names that exist.
 """
@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]  # tutorial_code/
-MARKER = re.compile(r"^(?P<indent>[ \t]*)\[\[code:(?P<module>[A-Za-z_][\w.]*?)(?:\.(?P<name>[A-Za-z_]\w*))?\]\]\s*$", re.M)
+MARKER = re.compile(r"^(?P<indent>[ \t]*)\[\[code:(?P<module>[A-Za-z_][\w.]*?)(?:\.(?P<name>[A-Za-z_]\w*))?\]\][ \t]*$", re.M)
 
 
 def module_path(module: str) -> Path | None:
@@ -36,13 +36,16 @@ def source_of(module: str, name: str | None = None) -> str:
         return text.rstrip("\n")
     tree = ast.parse(text)
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    for n in tree.body:  # module-level constants: NAME = ... or NAME: type = ...
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AnnAssign) else []
+        defs.update({t.id: n for t in targets if isinstance(t, ast.Name) and t.id not in defs})
     if name not in defs:
         close = difflib.get_close_matches(name, defs, n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"tutorial_code/{module}.py has no function or class '{name}'.{hint} "
+        raise KeyError(f"tutorial_code/{module}.py has no function, class or constant '{name}'.{hint} "
                        f"It defines: {', '.join(defs)}")
     node = defs[name]
-    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
     return "\n".join(text.splitlines()[start - 1 : node.end_lineno])
 
 

@@ -1,12 +1,22 @@
-"""Check questions and their answers, kept once in ``docs/questions/lesson-NN.yml``.
+"""Check questions, assignments and their answers, kept once in ``docs/questions/``.
 
 A lesson page shows its questions with ``[[questions:2]]`` (hints fold open); the exercises
 page shows every lesson's with ``[[questions:all]]``; the instructors' answer key shows the
-worked answers with ``[[answers:2]]`` or ``[[answers:all]]``. Answers may hold the
-experiments' ``[[experiment.key]]`` markers, so their numbers come from the build.
+worked answers with ``[[answers:2]]`` or ``[[answers:all]]``. The two assignments live in
+``assignments.yml``: ``[[assignments]]`` shows their tasks, what to hand in and the rubric
+(exercises page), ``[[assignment-answers]]`` the rubric and the model answers (answer key).
+Each assignment is an ``###`` heading ``{ #assignment-N }``: put the marker under an ``##``
+heading of the page. Answers may hold the experiments' ``[[experiment.key]]`` markers, so
+their numbers come from the build, and tasks ``[[code:module.name]]`` includes (the site hook
+expands these markers before the others). Every text must exist in both languages; a missing
+one is a ``ValueError`` naming the file, the entry and the field.
 
-File format::
+Anchors: question or assignment ``id`` gets ``q-<id>`` where it is asked and ``a-<id>`` on
+the answer key; ids are unique across all files.
 
+File formats::
+
+    # lesson-02.yml
     lesson: 2
     title: {ko: 도서관 비유, en: The library analogy}
     questions:
@@ -15,6 +25,16 @@ File format::
         en: Question …
         hint: {ko: …, en: …}           # optional
         answer: {ko: …, en: …}         # worked steps, Markdown
+
+    # assignments.yml (numbered in file order: 과제 1, Assignment 1, ...)
+    assignments:
+      - id: assignment-unscaled         # anchors q-assignment-unscaled, a-assignment-unscaled
+        title: {ko: …, en: …}
+        task: {ko: …, en: …}            # Markdown; links are relative to docs/<lang>/teaching/
+        hand_in: {ko: …, en: …}         # Markdown
+        rubric:                         # criteria, shown as a table with the total
+          - {points: 3, ko: …, en: …}
+        answer: {ko: …, en: …}          # the model answer, Markdown
 """
 
 from __future__ import annotations
@@ -27,10 +47,16 @@ import yaml
 
 FOLDER = Path(__file__).resolve().parents[2] / "docs" / "questions"
 LANGS = ("ko", "en")
-MARKER = re.compile(r"^\[\[(?P<kind>questions|answers):(?P<which>all|\d+)\]\][ \t]*$", re.M)
+ASSIGNMENTS = "assignments.yml"
+MARKER = re.compile(r"^\[\[(?:(?P<kind>questions|answers):(?P<which>all|\d+)"
+                    r"|(?P<block>assignments|assignment-answers))\]\][ \t]*$", re.M)
 WORDS = {
-    "ko": {"hint": "힌트", "answer": "답과 풀이", "lesson": "{n}강", "key": "답안(강사용)"},
-    "en": {"hint": "Hint", "answer": "Answer and worked steps", "lesson": "Lesson {n}", "key": "answer key (instructors)"},
+    "ko": {"hint": "힌트", "answer": "답과 풀이", "lesson": "{n}강", "key": "답안(강사용)",
+           "assignment": "과제 {n}", "task": "과제 내용", "hand_in": "제출할 것", "rubric": "평가 기준",
+           "criterion": "기준", "points": "배점", "total": "합계", "model": "모범 답안"},
+    "en": {"hint": "Hint", "answer": "Answer and worked steps", "lesson": "Lesson {n}", "key": "answer key (instructors)",
+           "assignment": "Assignment {n}", "task": "The task", "hand_in": "What to hand in", "rubric": "Rubric",
+           "criterion": "Criterion", "points": "Points", "total": "Total", "model": "Model answer"},
 }
 
 
@@ -79,6 +105,47 @@ def load(folder: Path = FOLDER) -> dict[int, dict]:
     return _load(folder, stamp)
 
 
+@lru_cache(maxsize=4)
+def _load_assignments(path: Path, stamp: float, taken: frozenset) -> list[dict]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"cannot read {path.name}: {exc}") from exc
+    items = data.get("assignments") if isinstance(data, dict) else None
+    if not isinstance(items, list) or not items:
+        raise ValueError(f"{path.name}: needs a non-empty list 'assignments'")
+    seen = set()
+    for n, a in enumerate(items, 1):
+        a = a if isinstance(a, dict) else {}
+        where = f"{path.name}, assignment {n} ({a.get('id', '?')})"
+        if not re.fullmatch(r"[a-z0-9-]+", str(a.get("id", ""))):
+            raise ValueError(f"{where}: 'id' must be lower-case letters, digits and '-'")
+        if a["id"] in seen or a["id"] in taken:
+            raise ValueError(f"{where}: id also used by another question or assignment")
+        seen.add(a["id"])
+        rubric = a.get("rubric")
+        if not isinstance(rubric, list) or not rubric:
+            raise ValueError(f"{where}: needs a non-empty list 'rubric'")
+        for i, item in enumerate(rubric, 1):
+            if not isinstance(item, dict) or not isinstance(item.get("points"), int) or item["points"] <= 0:
+                raise ValueError(f"{where}, rubric item {i}: 'points' must be a positive integer")
+        for lang in LANGS:
+            for key in ("title", "task", "hand_in", "answer"):
+                _text(a, key, lang, where)
+            for i, item in enumerate(rubric, 1):
+                _text(item, lang, lang, f"{where}, rubric item {i}")
+    return items
+
+
+def load_assignments(folder: Path = FOLDER) -> list[dict]:
+    """The assignments in order (number = position + 1), each checked like the questions."""
+    path = folder / ASSIGNMENTS
+    if not path.is_file():
+        raise ValueError(f"{ASSIGNMENTS} is missing from {folder}")
+    taken = frozenset(q["id"] for data in load(folder).values() for q in data.get("questions") or [])
+    return _load_assignments(path, path.stat().st_mtime, taken)
+
+
 def _selected(which: str, lessons: dict[int, dict]) -> list[int]:
     if which == "all":
         return sorted(lessons)
@@ -110,9 +177,52 @@ def render(kind: str, which: str, lang: str, lessons: dict[int, dict], answer_ke
     return "\n".join(out)
 
 
-def render_markers(markdown: str, lang: str, answer_key_url: str | None = None, lessons=None) -> str:
-    """Replace ``[[questions:N|all]]`` and ``[[answers:N|all]]`` lines."""
+def _rubric(a: dict, lang: str) -> str:
+    """The rubric as a Markdown table: one criterion a row (on one line), then the total."""
+    w = WORDS[lang]
+
+    def cell(item):  # one line; a "|" of the text is escaped, those of [[markers]] are not
+        text = " ".join(_text(item, lang, lang, "").split())
+        return re.sub(r"(\[\[[^\]\n]*\]\])|\|", lambda m: m[1] or "\\|", text)
+
+    rows = [f"| {cell(item)} | {item['points']} |" for item in a["rubric"]]
+    total = sum(item["points"] for item in a["rubric"])
+    return "\n".join([f"| {w['criterion']} | {w['points']} |", "|:---|---:|", *rows,
+                      f"| **{w['total']}** | **{total}** |"])
+
+
+def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key_url: str | None = None) -> str:
+    """``kind`` "assignments": task, hand-in and rubric; "assignment-answers": rubric and model answer."""
+    w, out = WORDS[lang], []
+    for n, a in enumerate(assignments, 1):
+        out.append(f"### {w['assignment'].format(n=n)}. {_text(a, 'title', lang, '')} {{ #assignment-{n} }}\n")
+        task, hand_in = _text(a, "task", lang, ""), _text(a, "hand_in", lang, "")
+        if kind == "assignments":
+            out.append(f'<span id="q-{a["id"]}"></span>{task}\n')
+            out.append(f"**{w['hand_in']}**\n\n{hand_in}\n")
+            out.append(f"**{w['rubric']}**\n\n{_rubric(a, lang)}\n")
+            if answer_key_url:
+                out.append(f"[{w['key']}]({answer_key_url}#assignment-{n})\n")
+        else:
+            out.append(f'<span id="a-{a["id"]}"></span>**{w["rubric"]}**\n\n{_rubric(a, lang)}\n')
+            out.append(f'??? abstract "{w["task"]}"\n{_indent(task)}\n\n'
+                       f'    **{w["hand_in"]}**\n\n{_indent(hand_in)}\n')
+            out.append(f'??? success "{w["model"]}"\n{_indent(_text(a, "answer", lang, ""))}\n')
+    return "\n".join(out)
+
+
+def render_markers(markdown: str, lang: str, answer_key_url: str | None = None, lessons=None,
+                   assignments=None) -> str:
+    """Replace ``[[questions:N|all]]``, ``[[answers:N|all]]``, ``[[assignments]]`` and
+    ``[[assignment-answers]]`` lines."""
     if not MARKER.search(markdown):
         return markdown
-    lessons = load() if lessons is None else lessons
-    return MARKER.sub(lambda m: render(m["kind"], m["which"], lang, lessons, answer_key_url), markdown)
+
+    def replace(m: re.Match) -> str:
+        nonlocal lessons, assignments
+        if m["block"]:
+            assignments = load_assignments() if assignments is None else assignments
+            return render_assignments(m["block"], lang, assignments, answer_key_url)
+        lessons = load() if lessons is None else lessons
+        return render(m["kind"], m["which"], lang, lessons, answer_key_url)
+    return MARKER.sub(replace, markdown)

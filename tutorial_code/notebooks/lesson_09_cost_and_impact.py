@@ -1,0 +1,418 @@
+# %% [markdown] lang="ko"
+# # 9강 실습: 어텐션의 비용과 KV 캐시
+#
+# 이 노트북은 강좌 패키지의 어텐션 함수와 생성 루프를 그대로 가져와 $n^2$ 비용을 직접 재 봅니다.
+# 목표는 네 가지입니다.
+#
+# 1. 길이가 2배일 때 $L \times L$ 점수 행렬의 항목과 메모리가 4배가 되는 것을 계산으로 확인합니다.
+# 2. 길이를 늘려 가며 어텐션 한 번의 시간과 가중치 행렬의 크기를 재고, 2배 길이에서 몇 배가 되는지 봅니다.
+# 3. KV 캐시가 무엇을 저장하는지 들여다봅니다.
+# 4. 캐시를 쓴 생성과 쓰지 않은 생성이 같은 토큰을 내는지, 얼마나 빠른지 잽니다.
+#
+# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요. 시간은 기계마다 다르므로
+# 강의의 숫자와 같지 않아도 됩니다. 비교할 것은 모양(몇 배로 늘어나는지)입니다.
+
+# %% [markdown] lang="en"
+# # Lesson 9 lab: what attention costs, and the KV cache
+#
+# This notebook takes the course package's attention function and generation loop as they are and
+# measures the $n^2$ cost itself. Four goals:
+#
+# 1. Compute that twice the length gives four times the entries and memory of the $L \times L$
+#    score matrix.
+# 2. Time one attention call and size its weight matrix at growing lengths, and see the factor
+#    for twice the length.
+# 3. Look inside the KV cache to see what it stores.
+# 4. Check that generating with and without the cache gives the same tokens, and time both.
+#
+# It needs only torch, numpy and matplotlib. Run the cells from top to bottom. Times differ from
+# machine to machine, so they need not match the lesson's; what to compare is their shape (by
+# what factor they grow).
+
+# %% lang="ko"
+# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
+try:
+    import koreanize_matplotlib  # noqa: F401
+except ImportError:
+    %pip install -q koreanize-matplotlib
+    import koreanize_matplotlib  # noqa: F401
+
+# %%
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+import torch
+import torch.nn.functional as F
+from matplotlib.ticker import FuncFormatter
+from torch import Tensor, nn
+
+torch.manual_seed(0)
+torch.set_num_threads(1)  # ko: 강의의 측정처럼 스레드 하나로 잽니다 # en: one thread, as in the lesson's measurements
+plt.rcParams["figure.dpi"] = 80
+
+# %% [markdown] lang="ko"
+# ## 손으로 풀어 보기: $L^2$
+#
+# 길이 $L$인 시퀀스에서 점수 행렬은 $L \times L$입니다. 항목 하나를 float32(4바이트)로 저장할 때, 헤드
+# 하나, 층 하나의 가중치 행렬 크기를 길이를 두 배씩 늘려 가며 계산합니다. 강의의 $n^2$ 표와 비교해
+# 보세요.
+
+# %% [markdown] lang="en"
+# ## Worked example: $L^2$
+#
+# For a sequence of length $L$ the score matrix is $L \times L$. Storing each entry as float32 (4
+# bytes), compute the size of one head's weight matrix in one layer while doubling the length.
+# Compare with the lesson's $n^2$ table.
+
+# %%
+MIB = 2**20
+previous = None
+for L in (4096, 8192, 16384, 32768):
+    entries = L * L
+    ratio = f"×{entries / previous:.0f}" if previous else "–"
+    print(f"L = {L:6,}   L² = {entries:13,}   {entries * 4 / MIB:8,.0f} MiB   vs previous row {ratio}")
+    previous = entries
+
+# %% [markdown] lang="ko"
+# ## 패키지의 어텐션 함수
+#
+# 아래 두 함수는 강좌 패키지 `tutorial_code/attention.py`에서 빌드할 때 그대로 복사해 온 것입니다.
+# 3강의 함수로, $L \times L$ 점수와 가중치 행렬을 실제로 만들고 가중치를 돌려줍니다.
+
+# %% [markdown] lang="en"
+# ## The package's attention function
+#
+# The two functions below are copied at build time, unchanged, from the course package
+# `tutorial_code/attention.py`. It is lesson 3's function: it really builds the $L \times L$ scores
+# and weights, and returns the weights.
+
+# %%
+# [[code:attention.check_mask]]
+
+
+# [[code:attention.scaled_dot_product_attention]]
+
+# %% [markdown] lang="ko"
+# ## n²의 비용을 재 보기
+#
+# 강의와 같이 헤드 $h$ = 4, $d_k$ = 64인 어텐션 한 번을 길이 128부터 4096까지 잽니다. 강의 코드와
+# PyTorch의 융합 커널 `F.scaled_dot_product_attention`을 나란히 놓습니다. 시간은 `time.perf_counter`로
+# 잽니다. 모든 길이와 구현을 한 번씩 재는 라운드를 다섯 번 돌리고, 가장 빠른 값을 씁니다. 같은 기계에서
+# 다른 프로그램이 끼어든 라운드는 느려지지만, 방해받지 않은 라운드가 하나라도 있으면 그 값이 남습니다.
+# 짧은 길이는 여러 번 불러 평균을 냅니다. 메모리는 측정이 아니라 계산입니다. 강의 코드가 돌려준 가중치 텐서의 `numel() × element_size()`가 식 $h \cdot L^2 \cdot 4$바이트와
+# 같은지 봅니다. 융합 커널은 이 행렬을 통째로 저장하지 않습니다. 이 셀은 몇 초 걸립니다.
+
+# %% [markdown] lang="en"
+# ## Measuring the n² cost
+#
+# As in the lesson, time one attention call with $h$ = 4 heads and $d_k$ = 64, at lengths from 128
+# to 4096, for the course code and PyTorch's fused kernel `F.scaled_dot_product_attention` side by
+# side, timed with `time.perf_counter`. Five rounds each time every length and implementation once,
+# and the fastest of the five is kept: a round that other programs on the same machine got in the
+# way of is slower, but one undisturbed round is enough. Short lengths are averaged over many
+# calls. Memory is computed, not measured: we check
+# that the weight tensor the course code returns takes `numel() × element_size()` bytes, the
+# formula $h \cdot L^2 \cdot 4$. The fused kernel never stores this matrix whole. This cell takes a
+# few seconds.
+
+
+# %%
+def fastest(fns: dict, calls: dict, rounds: int = 5) -> dict:
+    # ko: 라운드마다 fns의 함수를 하나씩 calls번 불러 재고, 함수마다 가장 빠른 한 번 호출당 초를 돌려줍니다
+    # en: each round times every function of fns over its number of calls; returns each one's fastest seconds per call
+    best = {name: math.inf for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(calls[name]):
+                fn()
+            best[name] = min(best[name], (time.perf_counter() - start) / calls[name])
+    return best
+
+
+h, d_k = 4, 64
+lengths = [128, 256, 512, 1024, 2048, 4096]
+inputs = {L: [torch.randn(1, h, L, d_k) for _ in range(3)] for L in lengths}  # ko: q, k, v: (B, h, L, d_k) # en: q, k, v: (B, h, L, d_k)
+fns, calls = {}, {}
+for L, (q, k, v) in inputs.items():
+    fns["course", L] = lambda q=q, k=k, v=v: scaled_dot_product_attention(q, k, v)
+    fns["fused", L] = lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v)
+    calls["course", L] = calls["fused", L] = max(1, (2048 // L) ** 2)  # ko: 짧을수록 여러 번 # en: the shorter, the more calls
+with torch.no_grad():
+    secs = fastest(fns, calls)
+ours = [secs["course", L] for L in lengths]
+fused = [secs["fused", L] for L in lengths]
+
+print("     L   course (ms)   fused (ms)   ×prev course   ×prev fused   weights (MiB)   h·L²·4 (MiB)")
+for i, (L, (q, k, v)) in enumerate(inputs.items()):
+    with torch.no_grad():
+        _, weights = scaled_dot_product_attention(q, k, v)
+    size = weights.numel() * weights.element_size() / MIB
+    prev = f"{ours[i] / ours[i - 1]:12.1f}   {fused[i] / fused[i - 1]:11.1f}" if i else f"{'–':>12}   {'–':>11}"
+    print(f"{L:6d}   {1e3 * ours[i]:11.2f}   {1e3 * fused[i]:10.2f}   {prev}"
+          f"   {size:13.1f}   {h * L * L * 4 / MIB:12.1f}")
+slope = math.log(ours[-1] / ours[-2]) / math.log(lengths[-1] / lengths[-2])
+print(f"log-log slope of the course code between L = {lengths[-2]} and {lengths[-1]}: {slope:.2f}")
+
+fig, ax = plt.subplots(figsize=(5, 3.2))
+ax.plot(lengths, ours, "o-", label="강의 코드 (L×L 행렬 생성)")  # ko
+ax.plot(lengths, ours, "o-", label="course code (materialised L×L)")  # en
+ax.plot(lengths, fused, "s-", label="융합 커널 (PyTorch)")  # ko
+ax.plot(lengths, fused, "s-", label="fused kernel (PyTorch)")  # en
+ax.plot(lengths, [ours[-1] * (L / lengths[-1]) ** 2 for L in lengths], "k:", label=r"$L^2$에 비례 (참고선)")  # ko
+ax.plot(lengths, [ours[-1] * (L / lengths[-1]) ** 2 for L in lengths], "k:", label=r"$\propto L^2$ (guide line)")  # en
+ax.set_xscale("log", base=2)
+ax.set_yscale("log")
+plain = FuncFormatter(lambda value, _: f"{value:g}")  # ko: 10의 거듭제곱 대신 보통 숫자로 # en: plain numbers, not powers of ten
+ax.xaxis.set_major_formatter(plain)
+ax.yaxis.set_major_formatter(plain)
+ax.set_xlabel("시퀀스 길이 L (토큰)")  # ko
+ax.set_xlabel("sequence length L (tokens)")  # en
+ax.set_ylabel("시간 (초)")  # ko
+ax.set_ylabel("time (s)")  # en
+ax.set_title("어텐션 한 번의 시간")  # ko
+ax.set_title("Time of one attention call")  # en
+ax.legend(fontsize=8)
+plt.show()
+
+# %% [markdown] lang="ko"
+# 출력의 "×prev" 두 열은 길이가 2배가 될 때 시간이 몇 배가 됐는지입니다. 짧은 길이에서는 함수 호출
+# 같은 고정 비용 때문에 4배보다 작고, 중간 길이에서는 행렬이 프로세서의 캐시에 다 들어가지 않게 되면서
+# 4배보다 크게 뛰기도 합니다. 그래서 기울기는 가장 긴 두 길이 사이에서 봅니다. 가중치 행렬의 크기는
+# 언제나 정확히 $h \cdot L^2 \cdot 4$바이트입니다. 강의의 표와 그림에서 기울기와 메모리를 비교해 보세요.
+#
+# ## 패키지의 생성 코드
+#
+# KV 캐시를 보려면 디코더만 있는 모델과 생성 루프가 필요합니다. 아래 셀이 패키지에서 그것을 가져옵니다.
+# 마지막의 `greedy_loop`와 `generate`가 이번 강의의 "코드" 절에 나오는 함수입니다.
+
+# %% [markdown] lang="en"
+# The "×prev" columns give the factor by which the time grew when the length doubled. At short
+# lengths fixed costs such as function calls keep it below 4; at middle lengths it can jump above 4
+# where the matrices stop fitting in the processor's caches. That is why the slope is read between
+# the two longest lengths. The weight matrix always takes exactly $h \cdot L^2 \cdot 4$ bytes.
+# Compare the slope and the memory with the lesson's table and figure.
+#
+# ## The package's generation code
+#
+# The KV cache needs a decoder-only model and the generation loop; the next cell brings them in
+# from the package. The last two, `greedy_loop` and `generate`, are the functions of the lesson's
+# "Code" section.
+
+# %%
+# [[code:multihead.check_positive]]
+
+
+# [[code:multihead.MultiHeadAttention]]
+
+
+# [[code:layers.PositionwiseFeedForward]]
+
+
+# [[code:layers.SublayerConnection]]
+
+
+# [[code:layers.DecoderLayer]]
+
+
+# [[code:masks.causal_mask]]
+
+
+# [[code:position.sinusoidal_table]]
+
+
+# [[code:position.SinusoidalPositionalEncoding]]
+
+
+# [[code:position.LearnedPositionalEmbedding]]
+
+
+# [[code:position.RotaryEmbedding]]
+
+
+# [[code:models.POSITIONS]]
+
+
+# [[code:models.TransformerConfig]]
+
+
+# [[code:models.Embedding]]
+
+
+# [[code:models.init_parameters]]
+
+
+# [[code:models.make_rope]]
+
+
+# [[code:models.Decoder]]
+
+
+# [[code:models.output_projection]]
+
+
+# [[code:models.future_mask]]
+
+
+# [[code:models.DecoderOnlyTransformer]]
+
+
+# [[code:generate.new_cache]]
+
+
+# [[code:generate.next_tokens]]
+
+
+# [[code:generate.greedy_loop]]
+
+
+# [[code:generate.generate]]
+
+# %% [markdown] lang="ko"
+# ## KV 캐시에는 무엇이 들어 있나
+#
+# 강의와 같은 크기의 모델($D$ = 64, 헤드 4개, $d_{ff}$ = 128, 층 2개, 어휘 64개)을 만들고, 캐시를 손으로
+# 채워 봅니다. 프롬프트 토큰 3개를 넣은 뒤 새 토큰을 하나씩 넣으면, 층마다 키와 밸류
+# $(B, h, \text{길이}, d_k)$가 길이 방향으로 한 칸씩 늘어납니다. 쿼리는 저장하지 않습니다. 마지막으로,
+# 캐시로 한 토큰씩 계산한 로짓이 시퀀스 전체를 한 번에 넣은 로짓과 같은지 확인합니다. 파라미터 수는
+# 강의의 KV 캐시 절에 나온 모델과 비교해 보세요.
+
+# %% [markdown] lang="en"
+# ## What is in the KV cache
+#
+# Build a model of the lesson's size ($D$ = 64, 4 heads, $d_{ff}$ = 128, 2 layers, 64 tokens) and
+# fill a cache by hand. After a prompt of 3 tokens, each new token makes every layer's keys and
+# values $(B, h, \text{length}, d_k)$ one step longer along the length axis. Queries are not
+# stored. Finally, check that the logits computed one token at a time with the cache equal those
+# of the whole sequence fed at once. Compare the parameter count with the model in the lesson's KV
+# cache section.
+
+# %%
+model = DecoderOnlyTransformer(TransformerConfig(vocab_size=64)).eval()
+print(f"parameters: {sum(p.numel() for p in model.parameters()):,}")
+seq = torch.randint(1, 64, (1, 6))  # ko: 프롬프트 3개 + 새 토큰 3개 # en: a prompt of 3 + 3 new tokens
+cache = new_cache(len(model.decoder.layers))
+with torch.no_grad():
+    step_logits = [model(seq[:, :3], cache=cache)[:, -1]]
+    print("after the prompt:", {key: tuple(t.shape) for key, t in cache[0]["self"].items()})
+    for pos in range(3, 6):
+        step_logits.append(model(seq[:, pos:pos + 1], cache=cache, offset=pos)[:, -1])  # ko: 새 토큰 (B, 1)만 # en: only the new token (B, 1)
+        print(f"after position {pos}:", {key: tuple(t.shape) for key, t in cache[0]["self"].items()})
+    full = model(seq)[:, 2:]  # ko: 시퀀스 전체를 한 번에 # en: the whole sequence at once
+print(f"largest difference, cached vs whole sequence: {(torch.stack(step_logits, 1) - full).abs().max():.1e}")
+
+# %% [markdown] lang="ko"
+# ## 캐시 있는 생성과 없는 생성
+#
+# 위의 마지막 줄에 나온 차이는 부동소수점 반올림 수준입니다. 캐시는 근사가 아닙니다. 같은 값을 계산하되,
+# 이미 한 계산을 되풀이하지 않을 뿐입니다.
+#
+# 이제 `generate`로 토큰 $N$개를 만들고, `use_cache=True`와 `False`를 비교합니다. 두 방식이 같은
+# 토큰을 내는지 확인하고, 시간을 재고, 모델이 계산한 위치 수를 셉니다. 위치 수는 임베딩 층에 들어간
+# 토큰 수로 셉니다. 캐시 없이는 $1 + 2 + \cdots + N$개, 캐시를 쓰면 $N$개일 것입니다. 강의의 KV 캐시
+# 표와 비교해 보세요.
+
+# %% [markdown] lang="en"
+# ## Generating with and without the cache
+#
+# The difference on the last line above is at the level of floating-point rounding. The cache is no
+# approximation: it computes the same values, only without repeating work already done.
+#
+# Now let `generate` make $N$ tokens, with `use_cache=True` and with `False`. Check that both give
+# the same tokens, time them, and count the positions the model computes, as the number of tokens
+# that enter the embedding layer: $1 + 2 + \cdots + N$ without the cache, $N$ with it, we expect.
+# Compare with the lesson's KV cache table.
+
+# %%
+def positions_computed(fn) -> int:
+    count = []
+    hook = model.embed.register_forward_pre_hook(lambda module, args: count.append(args[0].numel()))
+    fn()
+    hook.remove()
+    return sum(count)
+
+
+prompt = torch.randint(1, 64, (1, 1))
+Ns = [32, 64, 128, 256]
+gen_fns = {(c, N): lambda c=c, N=N: generate(model, prompt, N, use_cache=c) for N in Ns for c in (False, True)}
+secs = fastest(gen_fns, dict.fromkeys(gen_fns, 1))
+no_cache_s = [secs[False, N] for N in Ns]
+cache_s = [secs[True, N] for N in Ns]
+
+print("    N   same tokens   no cache (s)   KV cache (s)   speed-up   positions (no cache)   positions (cache)")
+for i, N in enumerate(Ns):
+    same = torch.equal(gen_fns[False, N](), gen_fns[True, N]())
+    work = {c: positions_computed(gen_fns[c, N]) for c in (False, True)}
+    print(f"{N:5d}   {str(same):>11}   {no_cache_s[i]:12.3f}   {cache_s[i]:12.3f}   {no_cache_s[i] / cache_s[i]:8.1f}"
+          f"   {work[False]:20,}   {work[True]:17,}")
+
+fig, ax = plt.subplots(figsize=(5, 3.2))
+ax.plot(Ns, no_cache_s, "o-", color="tab:orange", label="캐시 없음")  # ko
+ax.plot(Ns, no_cache_s, "o-", color="tab:orange", label="no cache")  # en
+ax.plot(Ns, cache_s, "s-", color="tab:blue", label="KV 캐시")  # ko
+ax.plot(Ns, cache_s, "s-", color="tab:blue", label="KV cache")  # en
+ax.set_xlabel("생성한 토큰 수 N")  # ko
+ax.set_xlabel("tokens generated N")  # en
+ax.set_ylabel("시간 (초)")  # ko
+ax.set_ylabel("time (s)")  # en
+ax.set_title("토큰 N개 생성 시간")  # ko
+ax.set_title("Time to generate N tokens")  # en
+ax.legend()
+plt.show()
+
+# %% [markdown] lang="ko"
+# 캐시를 쓰면 시간이 $N$에 비례해 거의 직선으로 늘고, 캐시가 없으면 위로 휩니다. 속도 향상이 위치 수의
+# 차이보다 훨씬 작은 것은 모델이 아주 작아서 한 단계마다 드는 고정 비용이 계산보다 크기 때문입니다.
+#
+# ## 우리 문서의 길이로 어림하기
+#
+# 마지막으로 $n^2$ 표를 여러분의 상황에 맞춰 봅니다. 문서 길이, 헤드 수, 층 수를 넣으면 float32
+# 가중치 행렬의 크기를 헤드 하나·층 하나와 모델 전체(배치 1)로 계산합니다. 학습할 때는 역전파를 위해
+# 이 행렬들을 모두 저장하므로 적어도 모델 전체 값만큼이 필요합니다. 추론할 때는 모든 층의 행렬이 한꺼번에
+# 메모리에 있지는 않지만, 계산량은 그대로 길이의 제곱으로 늘어납니다.
+
+# %% [markdown] lang="en"
+# With the cache the time grows in proportion to $N$, almost a straight line; without it the curve
+# bends upwards. The speed-up is far smaller than the saving in positions because the model is
+# tiny: each step's fixed overhead is larger than its arithmetic.
+#
+# ## An estimate for our own documents
+#
+# Finally, fit the $n^2$ table to your own case. Enter a document length, a number of heads and a
+# number of layers, and get the size of the float32 weight matrices for one head in one layer and
+# for the whole model (batch 1). Training keeps all of these matrices for backpropagation, so it
+# needs at least the whole-model figure. Inference does not hold every layer's matrix in memory at
+# once, but its work still grows with the square of the length.
+
+# %%
+doc_tokens, n_heads, n_layers = 6000, 8, 6  # ko: 문서 길이(토큰), 헤드 수, 층 수 # en: document length (tokens), heads, layers
+for L in (doc_tokens, 2 * doc_tokens):
+    one = L * L * 4 / MIB
+    print(f"L = {L:,}: one head, one layer {one:,.0f} MiB;"
+          f" {n_heads} heads × {n_layers} layers {one * n_heads * n_layers / 1024:,.1f} GiB")
+
+# %% [markdown] lang="ko"
+# ## 해 보기
+#
+# - `doc_tokens`에 여러분 회사 문서의 실제 길이를 넣어 보세요(한국어 문서는 글자 수와 토큰 수가 꽤
+#   다를 수 있습니다). 길이가 2배일 때 모델 전체의 크기는 몇 배가 되나요?
+# - 위의 측정에서 `lengths` 목록 끝에 8192를 넣어 보세요. 시간이 좀 걸리고, 가중치 행렬 하나가 1 GiB입니다.
+#   마지막 배수와 기울기는 어떻게 되나요?
+# - KV 캐시 측정의 모델을 `TransformerConfig(vocab_size=64, d_model=256, n_layers=4)`로 키워 보세요.
+#   속도 향상이 어떻게 달라지나요? 강의의 "모델이 크고 $N$이 길수록 차이가 벌어진다"와 비교해 보세요.
+
+# %% [markdown] lang="en"
+# ## Try it
+#
+# - Put the real length of your company's documents into `doc_tokens` (in tokens, which can differ
+#   a lot from the number of characters or words). How many times larger does the whole-model
+#   figure get when the length doubles?
+# - Add 8192 to `lengths` in the measurement above. It takes a while, and one weight matrix is
+#   1 GiB. What are the last factor and the slope now?
+# - Grow the KV cache model to `TransformerConfig(vocab_size=64, d_model=256, n_layers=4)`. How does
+#   the speed-up change? Compare with the lesson's "bigger models and longer generations widen the
+#   gap".
