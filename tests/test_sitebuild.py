@@ -19,6 +19,12 @@ def test_code_marker_keeps_indentation_and_includes_classes_and_modules():
     assert code.source_of("masks").startswith('"""Boolean attention masks.')
 
 
+def test_code_marker_includes_module_constants_and_keeps_the_next_blank_line():
+    assert code.source_of("models", "POSITIONS") == 'POSITIONS = ("sinusoidal", "learned", "rope", "none")'
+    md = code.render_code_markers("[[code:models.POSITIONS]]\n\n1. a list item\n")
+    assert md.endswith("```\n\n1. a list item\n"), md
+
+
 @pytest.mark.parametrize("marker, message", [
     ("[[code:attention.scaled_dot_product]]", "Did you mean 'scaled_dot_product_attention'"),
     ("[[code:nosuchmodule.f]]", "no module of tutorial_code matches"),
