@@ -81,7 +81,9 @@ def test_both_languages_run_the_same_code(rendered):
                 for lang, nb in (("ko", ko), ("en", en))}
         # the Korean notebook's one extra cell installs the Hangul font for plots
         extra = [c.source for c in ko.cells if c.cell_type == "code" and "koreanize_matplotlib" in c.source]
-        assert len(extra) == 1, source.name
+        assert extra == [build.HANGUL_FONT_CELL], source.name
+        first_code = next(c for c in ko.cells if c.cell_type == "code")
+        assert first_code.source == build.HANGUL_FONT_CELL, source.name
         assert code["ko"][1:] == code["en"], source.name
         assert not any("koreanize" in c.source for c in en.cells if c.cell_type == "code"), source.name
 

@@ -21,6 +21,7 @@ def test_code_marker_keeps_indentation_and_includes_classes_and_modules():
 
 def test_code_marker_includes_module_constants_and_keeps_the_next_blank_line():
     assert code.source_of("models", "POSITIONS") == 'POSITIONS = ("sinusoidal", "learned", "rope", "none")'
+    assert code.source_of("experiments.digit_tasks", "BOS") == "PAD, BOS, EOS = 0, 1, 2"
     md = code.render_code_markers("[[code:models.POSITIONS]]\n\n1. a list item\n")
     assert md.endswith("```\n\n1. a list item\n"), md
 

@@ -52,6 +52,30 @@ def test_assignment_answers_quote_the_build():
         assert "bag_bound" in text(no_position, "answer", lang)
 
 
+# the numeric answers the teaching-kit issue names, by question: markers each answer must quote
+BUILD_ANSWERS = {
+    "library-dot": ["[[figures.library.one.dots.0|", "[[figures.library.one.scaled.0|"],
+    "library-blend": ["[[figures.library.both.hand.output.0|", "[[figures.library.both.output.0|"],
+    "shuffle-no-position": ["[[figures.shuffle.toy_max_diff|"],
+    "mha-params-512": ["[[figures.multihead.params.512.formula|", "[[figures.multihead.params.512.by_heads.8|"],
+    "cost-double-length": ["[[cost.n2.at.8192.ratio|", "[[cost.n2.at.8192.entries|"],
+}
+# numbers the build computes, typed by hand (with or without thousands separators)
+TYPED = re.compile(r"(?<![\d.])(1,?050,?624|1,?048,?576|16,?777,?216|67,?108,?864)(?![\d])")
+
+
+def test_the_numeric_answers_quote_the_build_and_type_nothing():
+    by_id = {q["id"]: q for data in questions.load().values() for q in data["questions"]}
+    for qid, markers in BUILD_ANSWERS.items():
+        for lang in LANGS:
+            answer = text(by_id[qid], "answer", lang)
+            missing = [m for m in markers if m not in answer]
+            assert not missing, f"{qid} ({lang}): the answer does not quote {missing}"
+    for path in sorted(questions.FOLDER.glob("*.yml")):
+        typed = TYPED.findall(path.read_text(encoding="utf-8"))
+        assert not typed, f"{path.name}: {typed} typed by hand; quote the build with a marker"
+
+
 def write(folder, name, data):
     (folder / name).write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
 
@@ -143,3 +167,23 @@ def test_answer_key_answers_every_question_of_the_exercises_page(built_site, lan
         assert all(f'<h2 id="lesson-{n}">' in page for n in range(1, 10))
         assert '<h2 id="assignments">' in page
         assert all(f'<h3 id="assignment-{n}">' in page for n in (1, 2))
+
+
+def answer_block(key: str, qid: str) -> str:
+    """The answer key's text from the anchor a-<qid> to the next answer anchor, tags removed."""
+    start = key.index(f'id="a-{qid}"')
+    end = key.find('id="a-', start + 1)
+    return re.sub(r"<[^>]+>", " ", key[start:end if end > 0 else len(key)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+def test_answer_key_shows_the_parameter_count_and_the_length_factor(built_site, lang):
+    key = (built_site / ROOTS[lang] / "teaching" / "answer-key" / "index.html").read_text(encoding="utf-8")
+    d = 512
+    params = f"{4 * d * d + 4 * d:,}"  # 4d² + 4d, worked out here, apart from the build
+    block = answer_block(key, "mha-params-512")
+    assert block.count(params) == 5, f"{lang}: want {params} for the formula and for 1, 2, 4 and 8 heads"
+    block = answer_block(key, "cost-double-length")
+    assert f"{4096 ** 2:,}" in block and f"{8192 ** 2:,}" in block
+    assert re.search(r"= ?4\\\)", block), f"{lang}: no factor of 4 for twice the length"

@@ -19,7 +19,7 @@ Source format (cells start with ``# %%``; see jupytext's percent format)::
     # %% [markdown] lang="en"
     # # Lesson 3 lab: ...                  <- English text cell
     # %% lang="ko"
-    # ... a code cell only the Korean notebook has (the Hangul font for plots)
+    # ... a code cell only the Korean notebook has
     # %%
     import torch
     # ko: 한국어 주석                      <- whole-line comment, Korean notebook only
@@ -30,6 +30,7 @@ Source format (cells start with ``# %%``; see jupytext's percent format)::
     # [[code:attention.scaled_dot_product_attention]]
 
 Cells without ``lang`` go into both notebooks; apart from comments, the ``# ko``/``# en``
-lines (figure labels) and the Korean font cell, the code of both languages is identical, and a
-test checks that. Text cells may use ``$...$`` math.
+lines (figure labels) and the Hangul font cell that the build puts before the first code cell
+of every Korean notebook (``build.HANGUL_FONT_CELL``), the code of both languages is
+identical, and a test checks that. Text cells may use ``$...$`` math.
 """

@@ -32,6 +32,14 @@ FORMAT = 1  # bump when rendering or execution changes in a way cached notebooks
 TIMEOUT_S = 300  # per cell; a lab notebook is meant to finish in well under 2 minutes
 SOURCE_NAME = re.compile(r"lesson_(?P<n>\d\d)_(?P<slug>[a-z0-9]+(?:_[a-z0-9]+)*)\.py")
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
+# the first code cell of every Korean notebook: matplotlib draws Hangul as empty boxes without
+# a Korean font, and Colab has none (English notebooks have no Hangul in their plots)
+HANGUL_FONT_CELL = """# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
+try:
+    import koreanize_matplotlib  # noqa: F401
+except ImportError:
+    %pip install -q koreanize-matplotlib
+    import koreanize_matplotlib  # noqa: F401"""
 
 _CODE_MARKER = re.compile(r"^(?P<indent>[ \t]*)#\s*\[\[code:(?P<target>[A-Za-z_][\w.]*)\]\]\s*$")
 _LANG_COMMENT = re.compile(r"^(?P<indent>[ \t]*)#\s*(?P<lang>ko|en):\s?(?P<text>.*)$")
@@ -127,6 +135,9 @@ def render(source: Source, lang: str) -> nbformat.NotebookNode:
     if not cells or cells[0].cell_type != "markdown" or not cells[0].source.startswith("# "):
         raise NotebookError(f"{source.path.name}: the {lang} notebook must start with a text "
                             "cell whose first line is its '# ' title")
+    if lang == "ko":
+        first_code = next((i for i, c in enumerate(cells) if c.cell_type == "code"), len(cells))
+        cells.insert(first_code, nbformat.v4.new_code_cell(HANGUL_FONT_CELL, id=f"{source.name}-font"))
     nb = nbformat.v4.new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNEL),
         "language_info": {"name": "python"},

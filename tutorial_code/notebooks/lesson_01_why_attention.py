@@ -25,14 +25,6 @@
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 
@@ -250,8 +242,8 @@ plt.show()
 # 두 모델은 같은 인코더를 썼고, 학습 횟수도 같았습니다. 그런데 문맥 벡터 모델은 길이가 늘수록 틀리는
 # 일이 많아지고, 어텐션 모델은 길이와 상관없이 거의 다 맞힙니다. "문장 속" 열을 보면 문맥 벡터 모델의
 # 답은 거의 언제나 그 문장에 나온 영어 단어입니다. 어떤 단어들이 나왔는지는 벡터 하나에 남았지만,
-# 어느 한국어 단어와 짝이었는지는 대부분 빠진 것입니다. 그래서 정답률이 1/L보다 조금 나은 정도에
-# 머뭅니다. 이것이 강의에서 말한 병목입니다. 다만 이 숫자는 짧게 학습한 작은 모델의 것입니다. 벡터를
+# 어느 한국어 단어와 짝이었는지는 대부분 빠진 것입니다. 그래서 정답률이 1보다는 1/L 쪽에 훨씬
+# 가깝습니다. 이것이 강의에서 말한 병목입니다. 다만 이 숫자는 짧게 학습한 작은 모델의 것입니다. 벡터를
 # 키우거나 더 오래 학습하면 어떻게 되는지는 맨 아래 "해 보기"에서 직접 확인해 보세요.
 
 # %% [markdown] lang="en"
@@ -260,7 +252,7 @@ plt.show()
 # everything right at every length. The "in sentence" column shows that the context-vector model
 # almost always answers with an English word of that sentence: which words appeared survived in the
 # single vector, but which Korean word each one belonged to mostly did not. So its accuracy stays
-# only a little above 1/L. That is the bottleneck of the lesson. These are the numbers of a small
+# much closer to 1/L than to 1. That is the bottleneck of the lesson. These are the numbers of a small
 # model trained briefly, though; what a bigger vector or longer training does is yours to find out
 # in "Try it" at the end.
 

@@ -28,14 +28,6 @@
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 

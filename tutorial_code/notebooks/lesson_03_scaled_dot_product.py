@@ -4,7 +4,7 @@
 # 이 노트북은 강좌 패키지의 `scaled_dot_product_attention`을 그대로 가져와 작은 예제로 돌려 봅니다.
 # 목표는 세 가지입니다.
 #
-# 1. 다섯 단계(점수 → $\sqrt{d_k}$로 나누기 → 마스크 → 소프트맥스 → 값 섞기)를 눈으로 따라갑니다.
+# 1. 다섯 단계(점수 → $\sqrt{d_k}$로 나누기 → 마스크 → 소프트맥스 → 밸류 섞기)를 눈으로 따라갑니다.
 # 2. 우리 함수가 PyTorch의 `F.scaled_dot_product_attention`과 같은 값을 내는지 확인합니다.
 # 3. $\sqrt{d_k}$로 나누지 않으면 $d_k$가 커질수록 소프트맥스가 포화되는 것을 봅니다.
 #
@@ -21,14 +21,6 @@
 # 3. See the softmax saturate as $d_k$ grows when the scores are not divided by $\sqrt{d_k}$.
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
-
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
 
 # %%
 from __future__ import annotations
@@ -47,13 +39,14 @@ plt.rcParams["figure.dpi"] = 80
 # ## 패키지의 함수
 #
 # 아래 두 함수는 강좌 패키지 `tutorial_code/attention.py`에서 빌드할 때 그대로 복사해 온 것입니다.
-# 주석의 step 1~5가 강의의 다섯 단계입니다.
+# 주석의 step 1~5가 강의 "코드" 절에서 읽는 다섯 단계입니다.
 
 # %% [markdown] lang="en"
 # ## The package's function
 #
 # The two functions below are copied at build time, unchanged, from the course package
-# `tutorial_code/attention.py`. The comments' steps 1–5 are the lesson's five steps.
+# `tutorial_code/attention.py`. The comments' steps 1–5 are the five steps read in the lesson's
+# "Code" section.
 
 # %%
 # [[code:attention.check_mask]]
@@ -64,7 +57,7 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 작은 예제: 쿼리 3개, 키 4개
 #
-# $d_k = 4$인 쿼리 3개와 키·값 4개를 무작위로 만들고, 가중치의 각 행이 합 1인지 확인합니다.
+# $d_k = 4$인 쿼리 3개와 키·밸류 4개씩을 무작위로 만들고, 가중치의 각 행이 합 1인지 확인합니다.
 
 # %% [markdown] lang="en"
 # ## A small example: 3 queries, 4 keys
@@ -123,10 +116,10 @@ for d_k in dims:
     print(f"d_k={d_k:5d}  raw std={scores.std():6.2f}  max weight raw={raw_max[-1]:.3f}  scaled={scaled_max[-1]:.3f}")
 
 fig, ax = plt.subplots(figsize=(5, 3))
-ax.plot(dims, raw_max, "o-", label="QKᵀ")
-ax.plot(dims, scaled_max, "s-", label="QKᵀ/√d_k")
+ax.plot(dims, raw_max, "o-", label=r"$QK^\top$")
+ax.plot(dims, scaled_max, "s-", label=r"$QK^\top/\sqrt{d_k}$")
 ax.set_xscale("log", base=2)
-ax.set_xlabel("d_k")
+ax.set_xlabel(r"$d_k$")
 ax.set_ylabel("평균 최대 가중치")  # ko
 ax.set_ylabel("mean largest weight")  # en
 ax.set_title("나누지 않으면 가중치가 한 키에 몰린다")  # ko

@@ -27,14 +27,6 @@
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 
@@ -287,9 +279,9 @@ plt.show()
 #
 # - `STRENGTH`를 2나 20으로 바꿔 보세요. '이'가 '생선을'에 주는 가중치는 어떻게 변하나요? 3강의
 #   "왜 √dₖ인가"와 연결해 보세요.
-# - "모양 따라가기" 셀과 순서를 섞는 셀의 `self_attention` 호출에 모두 `mask=causal_mask(L)`을 넘기고
-#   다시 실행해 보세요. `torch.allclose`가 여전히 `True`인가요? 마스크가 위치에 대해 무엇을 알려 주는지
-#   생각해 보세요.
+# - `X6`을 넣는 두 호출, 곧 "모양 따라가기" 셀의 `self_attention(X6, …)`과 순서를 섞는 셀의
+#   `self_attention(X6[perm], …)`에 모두 `mask=causal_mask(L)`을 넘기고 두 셀을 다시 실행해 보세요.
+#   `torch.allclose`가 여전히 `True`인가요? 마스크가 위치에 대해 무엇을 알려 주는지 생각해 보세요.
 # - $W_Q$를 어떻게 바꿔도 '그'는 '고양이가'를, '이'는 '생선을'을 보게 만들 수 없는 이유를 설명해 보세요.
 #   (힌트: 두 단어의 `X` 행을 비교하세요.)
 
@@ -298,8 +290,8 @@ plt.show()
 #
 # - Set `STRENGTH` to 2 or 20. How does the weight from "this" to "fish" change? Connect it with
 #   "Why √dₖ" in lesson 3.
-# - Pass `mask=causal_mask(L)` to the `self_attention` calls of both the shapes cell and the shuffle
-#   cell, and run them again. Is `torch.allclose` still `True`? Think about what the mask tells the
-#   model about positions.
+# - Pass `mask=causal_mask(L)` to the two calls that take `X6`: `self_attention(X6, …)` in the
+#   shapes cell and `self_attention(X6[perm], …)` in the shuffle cell, and run both cells again.
+#   Is `torch.allclose` still `True`? Think about what the mask tells the model about positions.
 # - Explain why no $W_Q$ can make "that" look at "cat" while "this" looks at "fish". (Hint: compare
 #   the two words' rows of `X`.)

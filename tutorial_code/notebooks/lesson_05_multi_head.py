@@ -27,14 +27,6 @@
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 
@@ -299,7 +291,7 @@ plt.show()
 # - 마지막 그림에서 `x_small`에 4를 곱해 보세요. 엔트로피가 어떻게 바뀌나요? 3강에서 본 소프트맥스
 #   포화와 연결해 보세요.
 # - PyTorch 비교에서 `~causal` 대신 `causal`을 `nn.MultiheadAttention`에 넘기면 무엇이 달라지나요?
-#   `w_theirs[0, 0]`을 출력해 어느 칸이 0인지 보세요.
+#   `w_theirs[0, 0]`을 출력해 어느 칸이 0인지 보세요. 마지막 행에는 왜 `nan`이 나올까요?
 
 # %% [markdown] lang="en"
 # The four tables differ a little, but every entropy is close to $\log L$: before training, no
@@ -313,4 +305,4 @@ plt.show()
 # - In the last figure, multiply `x_small` by 4. What happens to the entropies? Connect it to the
 #   softmax saturation of lesson 3.
 # - In the PyTorch comparison, pass `causal` instead of `~causal` to `nn.MultiheadAttention`.
-#   What changes? Print `w_theirs[0, 0]` and see which entries are 0.
+#   What changes? Print `w_theirs[0, 0]` and see which entries are 0. Why is the last row `nan`?

@@ -31,14 +31,6 @@
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 
@@ -341,7 +333,7 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # 9강의 실험을 작게 줄여 돌려 봅니다. ±1로 이루어진 길이 $L = 25$의 수열을 주고
 # **첫 칸**의 부호를 맞히게 합니다. 모델은 9강 실험의 것을 그대로 가져옵니다. 임베딩 × $\sqrt{D}$에
 # 학습하는 위치 임베딩을 더하고, 인코더 층 하나($D = 16$, 헤드 2개)를 지나, 위치마다 나온 벡터를
-# 평균 내어 분류합니다. 실험과 달리 시드 하나로 12에폭(240스텝)만 돌립니다.
+# 평균 내어 분류합니다. 실험과 달리 시드 하나로 12에포크(240스텝)만 돌립니다.
 #
 # 먼저 필요한 코드를 패키지에서 가져옵니다. 인코더 층(`tutorial_code/layers.py`)과 9강 실험의 설정,
 # 데이터, 모델(`tutorial_code/experiments/first_cell.py`)입니다.
@@ -381,7 +373,7 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 
 # %% [markdown] lang="ko"
 # 이제 같은 데이터로 두 모델을 학습시킵니다. 하나는 위치 임베딩이 있고(`position=True`), 하나는
-# 없습니다(`position=False`). 에폭마다 시험 수열 1,000개로 정확도를 잽니다. 학습이 끝나면 모든
+# 없습니다(`position=False`). 에포크마다 시험 수열 1,000개로 정확도를 잽니다. 학습이 끝나면 모든
 # 쿼리가 첫 칸에 준 어텐션 가중치의 평균을 균등 분배 $1/L$과 비교합니다.
 
 # %% [markdown] lang="en"
@@ -441,7 +433,7 @@ ax.plot(epoch_axis, history[False], "^-", label="without position embedding")  #
 ax.axhline(bag_bound(L), ls=":", color="gray", label="순서 없이 가능한 최고")  # ko
 ax.axhline(bag_bound(L), ls=":", color="gray", label="best possible without order")  # en
 ax.axhline(0.5, ls="--", color="lightgray")
-ax.set_xlabel("에폭")  # ko
+ax.set_xlabel("에포크")  # ko
 ax.set_xlabel("epoch")  # en
 ax.set_ylabel("테스트 정확도")  # ko
 ax.set_ylabel("test accuracy")  # en

@@ -30,14 +30,6 @@
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 
@@ -233,14 +225,17 @@ for norm_first in (False, True):
 #
 # 두 방식을 비교하려면 패키지의 모델 코드가 더 필요합니다. 가중치 초기화 `init_parameters`와, 강의의
 # 실험이 쓴 디코더만 있는 모델 `DecoderOnlyTransformer`, 그리고 그 모델이 부르는 부품들입니다. 아래
-# 셀이 그것을 가져옵니다.
+# 셀이 그것을 가져옵니다. 마지막 함수 `layer_grad_norms`는 강의의 실험 코드
+# `tutorial_code/experiments/norm_placement.py`에서 층별 기울기 노름을 재는 함수입니다.
 
 # %% [markdown] lang="en"
 # ## Post-LN and pre-LN
 #
 # Comparing the two placements takes more of the package's model code: the weight initialisation
 # `init_parameters`, the decoder-only model `DecoderOnlyTransformer` that the lesson's experiment
-# uses, and the parts it calls. The next cell brings them in.
+# uses, and the parts it calls. The next cell brings them in; its last function,
+# `layer_grad_norms`, is how the lesson's experiment (`tutorial_code/experiments/norm_placement.py`)
+# measures the per-layer gradient norms.
 
 # %%
 # [[code:layers.DecoderLayer]]
@@ -286,6 +281,9 @@ for norm_first in (False, True):
 
 
 # [[code:models.DecoderOnlyTransformer]]
+
+
+# [[code:experiments.norm_placement.layer_grad_norms]]
 
 # %% [markdown] lang="ko"
 # 먼저 두 방식의 차이가 잔차의 길에 있다는 것을 봅시다. 하위 층을 그대로 두고 인코더 블록 6개를
@@ -343,7 +341,7 @@ seq = torch.cat([digits, torch.full((256, 1), SEP), digits], dim=1)  # ko: (B, 1
 inputs, targets = seq[:, :-1], seq[:, 1:]  # ko: 한 칸 밀어 다음 토큰 맞히기 # en: shifted by one: predict the next token
 
 
-def layer_grad_norms(norm_first: bool, seed: int) -> list[float]:
+def init_grad_norms(norm_first: bool, seed: int) -> list[float]:
     torch.manual_seed(seed)
     cfg = TransformerConfig(vocab_size=VOCAB, d_model=64, n_heads=4, d_ff=128, n_layers=6,
                             norm_first=norm_first, position="learned", max_len=2 * N_DIGITS)
@@ -352,13 +350,12 @@ def layer_grad_norms(norm_first: bool, seed: int) -> list[float]:
     F.cross_entropy(logits.reshape(-1, VOCAB), targets[:, N_DIGITS:].reshape(-1)).backward()
     # ko: 층마다 그 층의 모든 파라미터 기울기를 이어 붙인 벡터의 노름, 아래층(1)부터 위층(6)까지
     # en: per layer, the norm of all its parameters' gradients together, bottom (1) to top (6)
-    return [torch.cat([p.grad.flatten() for p in layer.parameters()]).norm().item()
-            for layer in model.decoder.layers]
+    return layer_grad_norms(model)
 
 
 grads = {}
 for name, norm_first in (("post", False), ("pre", True)):
-    runs = torch.tensor([layer_grad_norms(norm_first, seed) for seed in range(8)])  # ko: (시드, 층) # en: (seeds, layers)
+    runs = torch.tensor([init_grad_norms(norm_first, seed) for seed in range(8)])  # ko: (시드, 층) # en: (seeds, layers)
     grads[name] = runs.mean(0)
 print("layer   post-LN   pre-LN   post/pre")
 for i, (p, q) in enumerate(zip(grads["post"], grads["pre"]), 1):

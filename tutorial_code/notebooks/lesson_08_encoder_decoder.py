@@ -26,14 +26,6 @@
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 
@@ -74,34 +66,44 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 세 가지 마스크
 #
-# 토큰 번호는 강의의 실험과 같습니다. 0은 패딩(PAD), 1은 BOS, 2는 EOS이고 숫자 $d$는 토큰 $d + 3$입니다. 길이가
-# 다른 원문 두 개를 한 배치에 넣으려고 짧은 쪽 뒤에 PAD를 붙입니다. 격자의 행은 쿼리, 열은 키이고,
-# 1은 "볼 수 있다", 0은 "가려짐"입니다.
+# 토큰 번호는 강의의 실험과 같습니다. 0은 패딩(PAD), 1은 BOS, 2는 EOS이고 숫자 $d$는 토큰 $d + 3$입니다.
+# 숫자를 토큰으로 바꾸는 `frame`, 토큰을 읽기 쉬운 이름으로 바꾸는 `token_names`, 목표 숫자(뒤집기나
+# 정렬)를 만드는 `target_digits` 같은 도우미 함수도 실험 코드 `tutorial_code/experiments/digit_tasks.py`에서
+# 그대로 가져옵니다. 길이가 다른 원문 두 개를 한 배치에 넣으려고 짧은 쪽 뒤에 PAD를 붙입니다. 격자의
+# 행은 쿼리, 열은 키이고, 1은 "볼 수 있다", 0은 "가려짐"입니다.
 
 # %% [markdown] lang="en"
 # ## The three masks
 #
 # The token ids are those of the lesson's experiment: 0 is padding (PAD), 1 is BOS, 2 is EOS,
-# and digit $d$ is the token $d + 3$. To put two sources of different lengths in one batch, the
-# shorter one gets PAD at the end. In the grids, rows are queries and columns keys; 1 means "may
-# attend", 0 "blocked".
+# and digit $d$ is the token $d + 3$. The helpers, such as `frame` (digits to tokens),
+# `token_names` (tokens to readable names) and `target_digits` (the target digits: reversed or
+# sorted), come unchanged from the experiment's code, `tutorial_code/experiments/digit_tasks.py`.
+# To put two sources of different lengths in one batch, the shorter one gets PAD at the end. In
+# the grids, rows are queries and columns keys; 1 means "may attend", 0 "blocked".
 
 # %%
-PAD, BOS, EOS, DIGIT0 = 0, 1, 2, 3
-VOCAB = DIGIT0 + 10  # ko: 토큰 13개 # en: 13 tokens
+# [[code:experiments.digit_tasks.PAD]]
+# [[code:experiments.digit_tasks.DIGIT0]]
+# [[code:experiments.digit_tasks.VOCAB_SIZE]]
+# [[code:experiments.digit_tasks.TASKS]]
 
 
-def frame(digits: Tensor) -> Tensor:
-    # ko: 숫자 (B, n) → 토큰 (B, n + 2): BOS, 숫자들, EOS
-    # en: digits (B, n) → tokens (B, n + 2): BOS, the digits, EOS
-    B = digits.size(0)
-    return torch.cat([torch.full((B, 1), BOS), digits + DIGIT0, torch.full((B, 1), EOS)], dim=1)
+# [[code:experiments.digit_tasks.token_names]]
 
 
-def names(tokens: Tensor) -> list[str]:
-    return [{PAD: "PAD", BOS: "BOS", EOS: "EOS"}.get(int(t), str(int(t) - DIGIT0)) for t in tokens]
+# [[code:experiments.digit_tasks.frame]]
 
 
+# [[code:experiments.digit_tasks.target_digits]]
+
+
+# [[code:experiments.digit_tasks.sequence_keys]]
+
+
+# [[code:experiments.digit_tasks.mirror_index]]
+
+# %%
 def show(mask: Tensor, rows: list[str], cols: list[str]) -> None:
     print("      " + "".join(f"{c:>4}" for c in cols))
     for r, line in zip(rows, mask.int().tolist()):
@@ -110,7 +112,7 @@ def show(mask: Tensor, rows: list[str], cols: list[str]) -> None:
 
 short = F.pad(frame(torch.tensor([[3, 7, 1]])), (0, 2), value=PAD)  # ko: (1, 7), PAD 두 개 # en: (1, 7), two PADs
 tokens = torch.cat([short, frame(torch.tensor([[4, 9, 2, 8, 5]]))])  # ko: (B, L) = (2, 7) # en: (B, L) = (2, 7)
-labels = names(tokens[0])
+labels = token_names(tokens[0])
 pad = padding_mask(tokens, PAD)  # ko: (B, 1, 1, L) # en: (B, 1, 1, L)
 causal = causal_mask(tokens.size(1))  # ko: (L, L) # en: (L, L)
 both = combine_masks(pad, causal)  # ko: (B, 1, L, L) # en: (B, 1, L, L)
@@ -250,13 +252,14 @@ print("\nrows of the real tokens: combined == causal?", torch.equal(both[0, 0, :
 # ($D$ = 64), so that it trains in seconds in this notebook.
 
 # %%
-cfg = TransformerConfig(vocab_size=VOCAB, d_model=32, n_heads=4, d_ff=64, n_layers=2)
-src = frame(torch.tensor([[3, 7, 1, 4, 9, 2, 8, 5]]))  # ko: (1, 10) # en: (1, 10)
-tgt = frame(torch.tensor([[3, 7, 1, 4, 9, 2, 8, 5]]).flip(1))  # ko: 뒤집은 목표 # en: the reversed target
+cfg = TransformerConfig(vocab_size=VOCAB_SIZE, d_model=32, n_heads=4, d_ff=64, n_layers=2)
+example = torch.tensor([[3, 7, 1, 4, 9, 2, 8, 5]])  # ko: 강의의 숫자 8개 # en: the lesson's 8 digits
+src = frame(example)  # ko: (1, 10) # en: (1, 10)
+tgt = frame(target_digits(example, "reverse"))  # ko: 뒤집은 목표 # en: the reversed target
 dec_in = tgt[:, :-1]  # ko: 교사 강요: 한 칸 민 목표 (1, 9) # en: teacher forcing: the target shifted by one (1, 9)
-print("source       ", names(src[0]))
-print("decoder input", names(dec_in[0]))
-print("labels       ", names(tgt[0, 1:]))
+print("source       ", token_names(src[0]))
+print("decoder input", token_names(dec_in[0]))
+print("labels       ", token_names(tgt[0, 1:]))
 
 variants = {
     "encoder-only": (EncoderOnlyTransformer(cfg), lambda m: m(src, return_attention=True)),
@@ -300,15 +303,11 @@ for name, (model, run) in variants.items():
 # the training batches.
 
 # %%
-def target(digits: Tensor) -> Tensor:
-    return digits.flip(1)  # ko: 뒤집기 # en: reversal
-
-
+TASK = "reverse"  # ko: 과제: 뒤집기 # en: the task: reversal
 STEPS, BATCH, N_DIGITS = 300, 64, 8
 test_digits = torch.randint(0, 10, (500, N_DIGITS), generator=torch.Generator().manual_seed(2))
-test_src, test_tgt = frame(test_digits), frame(target(test_digits))
-powers = 10 ** torch.arange(N_DIGITS - 1, -1, -1)  # ko: 숫자 8개를 정수 하나로 읽어 시퀀스를 구별 # en: read 8 digits as one integer that identifies the sequence
-test_keys = (test_digits * powers).sum(1)
+test_src, test_tgt = frame(test_digits), frame(target_digits(test_digits, TASK))
+test_keys = sequence_keys(test_digits)  # ko: 숫자 8개를 정수 하나로 읽어 시퀀스를 구별 # en: the 8 digits read as one integer that identifies the sequence
 
 torch.manual_seed(0)
 model = EncoderDecoderTransformer(cfg)
@@ -319,8 +318,8 @@ losses, overlap = [], 0
 start = time.perf_counter()
 for step in range(STEPS):
     digits = torch.randint(0, 10, (BATCH, N_DIGITS), generator=gen)
-    overlap += int(torch.isin((digits * powers).sum(1), test_keys).sum())
-    src_b, tgt_b = frame(digits), frame(target(digits))
+    overlap += int(torch.isin(sequence_keys(digits), test_keys).sum())
+    src_b, tgt_b = frame(digits), frame(target_digits(digits, TASK))
     logits = model(src_b, tgt_b[:, :-1])  # ko: 교사 강요: 모든 위치를 한 번에 # en: teacher forcing: every position at once
     loss = F.cross_entropy(logits.flatten(0, 1), tgt_b[:, 1:].flatten(), ignore_index=PAD)
     opt.zero_grad()
@@ -360,8 +359,8 @@ plt.show()
 
 # %%
 written = greedy_decode(model, src, BOS, max_new_tokens=9, eos_id=EOS)
-print("source ", names(src[0]))
-print("written", names(written[0]))
+print("source ", token_names(src[0]))
+print("written", token_names(written[0]))
 out = greedy_decode(model, test_src, BOS, max_new_tokens=9, eos_id=EOS)  # ko: (500, 10) # en: (500, 10)
 out = F.pad(out, (0, test_tgt.size(1) - out.size(1)), value=PAD)  # ko: 일찍 끝난 경우 대비 # en: in case every row ended early
 hits = out[:, 1:] == test_tgt[:, 1:]
@@ -384,11 +383,12 @@ print(f"test: token accuracy {hits.float().mean():.1%}, exact match {hits.all(1)
 
 # %%
 model.eval()
+dec_in = frame(target_digits(example, TASK))[:, :-1]  # ko: 교사 강요: 이번 과제의 목표를 한 칸 밀어 # en: teacher forcing: this task's target shifted by one
 with torch.no_grad():
     _, att = model(src, dec_in, return_attention=True)
     _, test_att = model(test_src, test_tgt[:, :-1], return_attention=True)
 rows = torch.arange(N_DIGITS)  # ko: 숫자를 쓰는 쿼리 0..7 (마지막 쿼리는 EOS를 씀) # en: the queries 0..7 that write a digit (the last writes EOS)
-mirror = torch.arange(N_DIGITS, 0, -1)  # ko: 쿼리 i가 볼 원문 위치 8-i (위치 0은 BOS) # en: source position 8-i for query i (position 0 is BOS)
+mirror = mirror_index(N_DIGITS)  # ko: 쿼리 i가 볼 원문 위치 8-i (위치 0은 BOS) # en: source position 8-i for query i (position 0 is BOS)
 for layer, (w, tw) in enumerate(zip(att["cross"], test_att["cross"]), 1):
     example = w[0, :, rows, mirror].mean().item()
     average = tw[:, :, rows, mirror].mean().item()
@@ -398,8 +398,8 @@ for layer, (w, tw) in enumerate(zip(att["cross"], test_att["cross"]), 1):
 w = att["cross"][-1][0].mean(0)  # ko: 헤드 평균 (L_t, L_s) # en: mean over heads (L_t, L_s)
 fig, ax = plt.subplots(figsize=(4.5, 4))
 ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
-ax.set_xticks(range(src.size(1)), names(src[0]))
-ax.set_yticks(range(dec_in.size(1)), names(dec_in[0]))
+ax.set_xticks(range(src.size(1)), token_names(src[0]))
+ax.set_yticks(range(dec_in.size(1)), token_names(dec_in[0]))
 ax.set_xlabel("원문 토큰 (키)")  # ko
 ax.set_xlabel("source token (key)")  # en
 ax.set_ylabel("디코더 입력 (쿼리)")  # ko
@@ -414,7 +414,7 @@ plt.show()
 #
 # ## 해 보기
 #
-# - `target`을 `digits.sort(1).values`로 바꿔 뒤집기 대신 정렬을 학습시켜 보세요. 볼 위치가 내용에
+# - 학습 셀의 `TASK`를 `"sort"`로 바꿔 뒤집기 대신 정렬을 학습시켜 보세요. 볼 위치가 내용에
 #   따라 달라지면 크로스 어텐션은 어떤 모양이 되나요? (5강의 헤드 실험과 같은 과제입니다.)
 # - `STEPS`를 100으로 줄여 보세요. 완전 일치율과 반대 대각선이 어떻게 달라지나요? 토큰 정확도와 완전
 #   일치율 중 어느 쪽이 먼저 무너지나요?
@@ -428,7 +428,7 @@ plt.show()
 #
 # ## Try it
 #
-# - Replace `target` with `digits.sort(1).values` to learn sorting instead of reversal. When where
+# - Set `TASK` in the training cell to `"sort"` to learn sorting instead of reversal. When where
 #   to look depends on the content, what shape does the cross-attention take? (It is the task of
 #   the heads experiment in lesson 5.)
 # - Cut `STEPS` to 100. How do the exact match and the anti-diagonal change? Which breaks down

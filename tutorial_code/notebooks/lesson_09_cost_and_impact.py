@@ -29,14 +29,6 @@
 # machine to machine, so they need not match the lesson's; what to compare is their shape (by
 # what factor they grow).
 
-# %% lang="ko"
-# 그래프의 한글 글꼴: Colab에는 한글 글꼴이 없어서 처음 한 번 설치합니다.
-try:
-    import koreanize_matplotlib  # noqa: F401
-except ImportError:
-    %pip install -q koreanize-matplotlib
-    import koreanize_matplotlib  # noqa: F401
-
 # %%
 from __future__ import annotations
 
@@ -101,10 +93,11 @@ for L in (4096, 8192, 16384, 32768):
 #
 # 강의와 같이 헤드 $h$ = 4, $d_k$ = 64인 어텐션 한 번을 길이 128부터 4096까지 잽니다. 강의 코드와
 # PyTorch의 융합 커널 `F.scaled_dot_product_attention`을 나란히 놓습니다. 시간은 `time.perf_counter`로
-# 잽니다. 모든 길이와 구현을 한 번씩 재는 라운드를 다섯 번 돌리고, 가장 빠른 값을 씁니다. 같은 기계에서
-# 다른 프로그램이 끼어든 라운드는 느려지지만, 방해받지 않은 라운드가 하나라도 있으면 그 값이 남습니다.
-# 짧은 길이는 여러 번 불러 평균을 냅니다. 메모리는 측정이 아니라 계산입니다. 강의 코드가 돌려준 가중치 텐서의 `numel() × element_size()`가 식 $h \cdot L^2 \cdot 4$바이트와
-# 같은지 봅니다. 융합 커널은 이 행렬을 통째로 저장하지 않습니다. 이 셀은 몇 초 걸립니다.
+# 잽니다. 모든 길이와 구현을 한 번씩 재는 라운드를 다섯 번 돌리고, 다섯 값의 중앙값을 씁니다. 같은
+# 기계에서 다른 프로그램이 끼어들어 유난히 느리거나 빠른 라운드가 한두 번 있어도 중앙값은 거의 흔들리지
+# 않습니다. 짧은 길이는 여러 번 불러 평균을 냅니다. 메모리는 측정이 아니라 계산입니다. 강의 코드가
+# 돌려준 가중치 텐서의 `numel() × element_size()`가 식 $h \cdot L^2 \cdot 4$바이트와 같은지 봅니다.
+# 융합 커널은 이 행렬을 통째로 저장하지 않습니다. 이 셀은 몇 초 걸립니다.
 
 # %% [markdown] lang="en"
 # ## Measuring the n² cost
@@ -112,26 +105,25 @@ for L in (4096, 8192, 16384, 32768):
 # As in the lesson, time one attention call with $h$ = 4 heads and $d_k$ = 64, at lengths from 128
 # to 4096, for the course code and PyTorch's fused kernel `F.scaled_dot_product_attention` side by
 # side, timed with `time.perf_counter`. Five rounds each time every length and implementation once,
-# and the fastest of the five is kept: a round that other programs on the same machine got in the
-# way of is slower, but one undisturbed round is enough. Short lengths are averaged over many
-# calls. Memory is computed, not measured: we check
-# that the weight tensor the course code returns takes `numel() × element_size()` bytes, the
-# formula $h \cdot L^2 \cdot 4$. The fused kernel never stores this matrix whole. This cell takes a
-# few seconds.
+# and the median of the five is kept: a round or two that other programs on the same machine made
+# unusually slow or fast hardly moves it. Short lengths are averaged over many calls. Memory is
+# computed, not measured: we check that the weight tensor the course code returns takes
+# `numel() × element_size()` bytes, the formula $h \cdot L^2 \cdot 4$. The fused kernel never
+# stores this matrix whole. This cell takes a few seconds.
 
 
 # %%
-def fastest(fns: dict, calls: dict, rounds: int = 5) -> dict:
-    # ko: 라운드마다 fns의 함수를 하나씩 calls번 불러 재고, 함수마다 가장 빠른 한 번 호출당 초를 돌려줍니다
-    # en: each round times every function of fns over its number of calls; returns each one's fastest seconds per call
-    best = {name: math.inf for name in fns}
+def median_seconds(fns: dict, calls: dict, rounds: int = 5) -> dict:
+    # ko: 라운드마다 fns의 함수를 하나씩 calls번 불러 재고, 함수마다 한 번 호출당 초의 중앙값을 돌려줍니다
+    # en: each round times every function of fns over its number of calls; returns each one's median seconds per call
+    times = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
             start = time.perf_counter()
             for _ in range(calls[name]):
                 fn()
-            best[name] = min(best[name], (time.perf_counter() - start) / calls[name])
-    return best
+            times[name].append((time.perf_counter() - start) / calls[name])
+    return {name: sorted(t)[len(t) // 2] for name, t in times.items()}
 
 
 h, d_k = 4, 64
@@ -143,7 +135,7 @@ for L, (q, k, v) in inputs.items():
     fns["fused", L] = lambda q=q, k=k, v=v: F.scaled_dot_product_attention(q, k, v)
     calls["course", L] = calls["fused", L] = max(1, (2048 // L) ** 2)  # ko: 짧을수록 여러 번 # en: the shorter, the more calls
 with torch.no_grad():
-    secs = fastest(fns, calls)
+    secs = median_seconds(fns, calls)
 ours = [secs["course", L] for L in lengths]
 fused = [secs["fused", L] for L in lengths]
 
@@ -181,8 +173,8 @@ plt.show()
 
 # %% [markdown] lang="ko"
 # 출력의 "×prev" 두 열은 길이가 2배가 될 때 시간이 몇 배가 됐는지입니다. 짧은 길이에서는 함수 호출
-# 같은 고정 비용 때문에 4배보다 작고, 중간 길이에서는 행렬이 프로세서의 캐시에 다 들어가지 않게 되면서
-# 4배보다 크게 뛰기도 합니다. 그래서 기울기는 가장 긴 두 길이 사이에서 봅니다. 가중치 행렬의 크기는
+# 같은 고정 비용이 섞여 4배에 못 미치기도 하고, 중간 길이에서는 행렬이 프로세서의 캐시에 다 들어가지
+# 않게 되면서 4배보다 크게 뛰기도 합니다. 그래서 기울기는 가장 긴 두 길이 사이에서 봅니다. 가중치 행렬의 크기는
 # 언제나 정확히 $h \cdot L^2 \cdot 4$바이트입니다. 강의의 표와 그림에서 기울기와 메모리를 비교해 보세요.
 #
 # ## 패키지의 생성 코드
@@ -192,7 +184,7 @@ plt.show()
 
 # %% [markdown] lang="en"
 # The "×prev" columns give the factor by which the time grew when the length doubled. At short
-# lengths fixed costs such as function calls keep it below 4; at middle lengths it can jump above 4
+# lengths fixed costs such as function calls can keep it below 4; at middle lengths it can jump above 4
 # where the matrices stop fitting in the processor's caches. That is why the slope is read between
 # the two longest lengths. The weight matrix always takes exactly $h \cdot L^2 \cdot 4$ bytes.
 # Compare the slope and the memory with the lesson's table and figure.
@@ -313,8 +305,9 @@ print(f"largest difference, cached vs whole sequence: {(torch.stack(step_logits,
 #
 # 이제 `generate`로 토큰 $N$개를 만들고, `use_cache=True`와 `False`를 비교합니다. 두 방식이 같은
 # 토큰을 내는지 확인하고, 시간을 재고, 모델이 계산한 위치 수를 셉니다. 위치 수는 임베딩 층에 들어간
-# 토큰 수로 셉니다. 캐시 없이는 $1 + 2 + \cdots + N$개, 캐시를 쓰면 $N$개일 것입니다. 강의의 KV 캐시
-# 표와 비교해 보세요.
+# 토큰 수로 셉니다. 세는 함수 `positions_computed`는 강의의 실험 코드
+# `tutorial_code/experiments/cost.py`에서 가져옵니다. 캐시 없이는 $1 + 2 + \cdots + N$개, 캐시를 쓰면
+# $N$개일 것입니다. 강의의 KV 캐시 표와 비교해 보세요.
 
 # %% [markdown] lang="en"
 # ## Generating with and without the cache
@@ -324,29 +317,25 @@ print(f"largest difference, cached vs whole sequence: {(torch.stack(step_logits,
 #
 # Now let `generate` make $N$ tokens, with `use_cache=True` and with `False`. Check that both give
 # the same tokens, time them, and count the positions the model computes, as the number of tokens
-# that enter the embedding layer: $1 + 2 + \cdots + N$ without the cache, $N$ with it, we expect.
-# Compare with the lesson's KV cache table.
+# that enter the embedding layer (the counting function, `positions_computed`, comes from the
+# lesson's experiment code, `tutorial_code/experiments/cost.py`): $1 + 2 + \cdots + N$ without the
+# cache, $N$ with it, we expect. Compare with the lesson's KV cache table.
 
 # %%
-def positions_computed(fn) -> int:
-    count = []
-    hook = model.embed.register_forward_pre_hook(lambda module, args: count.append(args[0].numel()))
-    fn()
-    hook.remove()
-    return sum(count)
+# [[code:experiments.cost.positions_computed]]
 
 
 prompt = torch.randint(1, 64, (1, 1))
 Ns = [32, 64, 128, 256]
 gen_fns = {(c, N): lambda c=c, N=N: generate(model, prompt, N, use_cache=c) for N in Ns for c in (False, True)}
-secs = fastest(gen_fns, dict.fromkeys(gen_fns, 1))
+secs = median_seconds(gen_fns, dict.fromkeys(gen_fns, 1))
 no_cache_s = [secs[False, N] for N in Ns]
 cache_s = [secs[True, N] for N in Ns]
 
 print("    N   same tokens   no cache (s)   KV cache (s)   speed-up   positions (no cache)   positions (cache)")
 for i, N in enumerate(Ns):
     same = torch.equal(gen_fns[False, N](), gen_fns[True, N]())
-    work = {c: positions_computed(gen_fns[c, N]) for c in (False, True)}
+    work = {c: positions_computed(model, gen_fns[c, N]) for c in (False, True)}
     print(f"{N:5d}   {str(same):>11}   {no_cache_s[i]:12.3f}   {cache_s[i]:12.3f}   {no_cache_s[i] / cache_s[i]:8.1f}"
           f"   {work[False]:20,}   {work[True]:17,}")
 
@@ -400,8 +389,8 @@ for L in (doc_tokens, 2 * doc_tokens):
 #
 # - `doc_tokens`에 여러분 회사 문서의 실제 길이를 넣어 보세요(한국어 문서는 글자 수와 토큰 수가 꽤
 #   다를 수 있습니다). 길이가 2배일 때 모델 전체의 크기는 몇 배가 되나요?
-# - 위의 측정에서 `lengths` 목록 끝에 8192를 넣어 보세요. 시간이 좀 걸리고, 가중치 행렬 하나가 1 GiB입니다.
-#   마지막 배수와 기울기는 어떻게 되나요?
+# - 위의 측정에서 `lengths` 목록 끝에 8192를 넣어 보세요. 시간이 좀 걸리고, 가중치 텐서(헤드 4개)가
+#   1 GiB입니다. 마지막 배수와 기울기는 어떻게 되나요?
 # - KV 캐시 측정의 모델을 `TransformerConfig(vocab_size=64, d_model=256, n_layers=4)`로 키워 보세요.
 #   속도 향상이 어떻게 달라지나요? 강의의 "모델이 크고 $N$이 길수록 차이가 벌어진다"와 비교해 보세요.
 
@@ -411,7 +400,7 @@ for L in (doc_tokens, 2 * doc_tokens):
 # - Put the real length of your company's documents into `doc_tokens` (in tokens, which can differ
 #   a lot from the number of characters or words). How many times larger does the whole-model
 #   figure get when the length doubles?
-# - Add 8192 to `lengths` in the measurement above. It takes a while, and one weight matrix is
+# - Add 8192 to `lengths` in the measurement above. It takes a while, and the weight tensor (4 heads) is
 #   1 GiB. What are the last factor and the slope now?
 # - Grow the KV cache model to `TransformerConfig(vocab_size=64, d_model=256, n_layers=4)`. How does
 #   the speed-up change? Compare with the lesson's "bigger models and longer generations widen the

@@ -36,9 +36,10 @@ def source_of(module: str, name: str | None = None) -> str:
         return text.rstrip("\n")
     tree = ast.parse(text)
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    for n in tree.body:  # module-level constants: NAME = ... or NAME: type = ...
+    for n in tree.body:  # module-level constants: NAME = ..., NAME: type = ..., A, B = 1, 2
         targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AnnAssign) else []
-        defs.update({t.id: n for t in targets if isinstance(t, ast.Name) and t.id not in defs})
+        names = [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+        defs.update({e.id: n for e in names if isinstance(e, ast.Name) and e.id not in defs})
     if name not in defs:
         close = difflib.get_close_matches(name, defs, n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
