@@ -26,7 +26,7 @@ def test_mask_that_does_not_broadcast():
 def test_sequence_longer_than_learned_embedding():
     model = tc.DecoderOnlyTransformer(tc.TransformerConfig(position="learned", max_len=8))
     model(torch.ones(1, 8, dtype=torch.long))  # exactly max_len is fine
-    with pytest.raises(ValueError, match=r"reaches position 9 .* max_len=8.*sinusoidal"):
+    with pytest.raises(ValueError, match=r"needs positions 0 to 8 .* max_len=8 rows, positions 0 to 7.*sinusoidal"):
         model(torch.ones(1, 9, dtype=torch.long))
     with pytest.raises(ValueError, match=r"max_len=8"):
         tc.generate(model, torch.ones(1, 5, dtype=torch.long), max_new_tokens=6)

@@ -64,9 +64,10 @@ class LearnedPositionalEmbedding(nn.Module):
         L = x.size(1)
         if offset + L > self.max_len:
             raise ValueError(
-                f"sequence reaches position {offset + L} but the learned position embedding "
-                f"has only max_len={self.max_len} positions; raise max_len in the config (and "
-                "retrain) or use position='sinusoidal' or 'rope', which have no limit"
+                f"the sequence needs positions {offset} to {offset + L - 1} (counting from 0) but "
+                f"the learned position embedding has max_len={self.max_len} rows, positions 0 to "
+                f"{self.max_len - 1}; raise max_len in the config (and retrain) or use "
+                "position='sinusoidal' or 'rope', which have no limit"
             )
         positions = torch.arange(offset, offset + L, device=x.device)
         return x + self.embedding(positions)  # (B, L, D)

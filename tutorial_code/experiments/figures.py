@@ -23,7 +23,10 @@ from dataclasses import dataclass
 
 import torch
 
+import tutorial_code as tc
+
 from . import diagrams, heatmaps, plotting
+from .errors import ExperimentError
 from . import worked_examples as we
 from .figure_labels import LABELS, WORDS
 from .tables import column
@@ -62,6 +65,7 @@ class Config:
     mha_shape: tuple = (("B", 2), ("L", 5), ("D", 64), ("h", 4))  # the reference model's D and h
     # lesson 6: positions
     pe_length: int = 100             # positions shown in the sinusoid heatmap
+    pe_max_len: int = 8              # max_len of the learned embedding whose error lesson 6 quotes
     pe_d_model: int = 64
     pe_dims: tuple = (0, 4, 16, 32)  # the curves drawn
     rope_positions: int = 8          # m, n in 0..7 for the score matrix
@@ -109,6 +113,15 @@ GATES = {
 TINY_GATES = GATES
 
 
+def error_message(fn) -> str:
+    """The ValueError message ``fn`` raises, as the reader would see it (quoted by lesson 6)."""
+    try:
+        fn()
+    except ValueError as exc:
+        return str(exc)
+    raise ExperimentError("expected a ValueError, got none")
+
+
 def run(cfg: Config, ctx) -> dict:
     gen = ctx.generator()
     lib = we.library([list(k) for k in cfg.library_keys], [list(v) for v in cfg.library_values],
@@ -139,6 +152,10 @@ def run(cfg: Config, ctx) -> dict:
         "sinusoid": we.sinusoid_facts(cfg.pe_length, cfg.pe_d_model, list(cfg.pe_dims)),
         "rope": we.rope_facts(cfg.rope_positions, cfg.rope_d_k, gen, cfg.rope_arrows),
     }
+    too_long = cfg.pe_max_len + 1
+    results["messages"] = {"learned_position": error_message(
+        lambda: tc.LearnedPositionalEmbedding(cfg.pe_max_len, 4)(torch.zeros(1, too_long, 4))),
+        "learned_position_length": too_long}
     results["tables"] = tables(results)
     return results
 
