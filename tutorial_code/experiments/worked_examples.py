@@ -239,7 +239,9 @@ def multihead_facts(d_models: list[int], heads: list[int], shape_example: dict) 
     return {"params": counts, "heads": heads, "d_models": d_models,
             "max_spread": max(c["spread"] for c in counts.values()),
             "max_formula_diff": max(c["formula_diff"] for c in counts.values()),
-            "shapes": shapes, "B": B, "L": L, "D": D, "h": h, "d_k": D // h}
+            "shapes": shapes, "B": B, "L": L, "D": D, "h": h, "d_k": D // h,
+            # the columns of X W_Q each head gets: head i has i·d_k … (i+1)·d_k − 1
+            "columns": [[i * (D // h), (i + 1) * (D // h) - 1] for i in range(h)]}
 
 
 # ---------------------------------------------------------------- lesson 7: the block
