@@ -33,6 +33,7 @@
 # %%
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -320,6 +321,11 @@ for norm_first in (False, True):
 # 기호, 숫자 $d$는 토큰 $d + 2$입니다. 두 방식은 같은 시드에서 출발하고(층 정규화는 난수를 쓰지
 # 않으므로 가중치가 같습니다) 같은 배치를 봅니다. 초기화 8개의 평균을 내고, 학습은 하지 않습니다.
 # 초기화마다 역전파 한 번이면 됩니다.
+#
+# 아래 셀의 앞부분은 강의의 실험 코드 `tutorial_code/experiments/norm_placement.py`에서 그대로 가져온
+# 것입니다. 토큰 번호, 실험 설정 `Config`, 복사 배치를 만드는 `copy_batch`, 뒤쪽 절반의 손실
+# `copy_loss`, 모델을 만드는 `make_model`, 그리고 초기화마다 역전파를 한 번 하고 `layer_grad_norms`로
+# 층별 노름을 재는 `grads_at_init`입니다. 강의의 표를 만든 코드가 바로 이것입니다.
 
 # %% [markdown] lang="en"
 # In pre-LN, $x$ itself is still one of the terms of the output's sum. Post-LN normalises the sum
@@ -332,30 +338,44 @@ for norm_first in (False, True):
 # $d + 2$. Both placements start from the same seed (LayerNorm draws no random numbers, so their
 # weights are equal) and see the same batch. We average over 8 initialisations and train nothing:
 # one backward pass per initialisation is all it takes.
+#
+# The first part of the next cell is copied unchanged from the lesson's experiment code,
+# `tutorial_code/experiments/norm_placement.py`: the token numbers, the experiment's settings
+# `Config`, `copy_batch` that makes a copying batch, `copy_loss` for the loss on the second half,
+# `make_model` that builds the model, and `grads_at_init`, which runs one backward pass per
+# initialisation and measures the per-layer norms with `layer_grad_norms`. It is the code that made
+# the lesson's table.
 
 # %%
-N_DIGITS, SEP, DIGIT0, VOCAB = 8, 1, 2, 12
-gen = torch.Generator().manual_seed(7)
-digits = torch.randint(DIGIT0, VOCAB, (256, N_DIGITS), generator=gen)
-seq = torch.cat([digits, torch.full((256, 1), SEP), digits], dim=1)  # ko: (B, 17): x SEP x # en: (B, 17): x SEP x
-inputs, targets = seq[:, :-1], seq[:, 1:]  # ko: 한 칸 밀어 다음 토큰 맞히기 # en: shifted by one: predict the next token
+# [[code:experiments.norm_placement.SEP]]
 
 
-def init_grad_norms(norm_first: bool, seed: int) -> list[float]:
-    torch.manual_seed(seed)
-    cfg = TransformerConfig(vocab_size=VOCAB, d_model=64, n_heads=4, d_ff=128, n_layers=6,
-                            norm_first=norm_first, position="learned", max_len=2 * N_DIGITS)
-    model = DecoderOnlyTransformer(cfg)
-    logits = model(inputs)[:, N_DIGITS:]  # ko: 복사하는 뒤쪽 절반만 # en: the copied half only
-    F.cross_entropy(logits.reshape(-1, VOCAB), targets[:, N_DIGITS:].reshape(-1)).backward()
-    # ko: 층마다 그 층의 모든 파라미터 기울기를 이어 붙인 벡터의 노름, 아래층(1)부터 위층(6)까지
-    # en: per layer, the norm of all its parameters' gradients together, bottom (1) to top (6)
-    return layer_grad_norms(model)
+# [[code:experiments.norm_placement.VOCAB_SIZE]]
 
+
+# [[code:experiments.norm_placement.Config]]
+
+
+# [[code:experiments.norm_placement.copy_batch]]
+
+
+# [[code:experiments.norm_placement.copy_loss]]
+
+
+# [[code:experiments.norm_placement.make_model]]
+
+
+# [[code:experiments.norm_placement.grads_at_init]]
+
+
+cfg = Config()  # ko: 강의 실험의 기본값: 6층, D=64, 헤드 4개, d_ff=128, 숫자 8개, 초기화 8개, 배치 256 # en: the lesson's defaults: 6 layers, D=64, 4 heads, d_ff=128, 8 digits, 8 inits, batch 256
+inputs, targets = copy_batch(2, cfg.n_digits, torch.Generator().manual_seed(0))
+print("inputs: ", inputs[0].tolist())  # ko: x SEP x에서 마지막 토큰을 뺀 것 # en: x SEP x without its last token
+print("targets:", targets[0].tolist())  # ko: 한 칸 밀린 다음 토큰 # en: the next tokens, shifted by one
 
 grads = {}
-for name, norm_first in (("post", False), ("pre", True)):
-    runs = torch.tensor([init_grad_norms(norm_first, seed) for seed in range(8)])  # ko: (시드, 층) # en: (seeds, layers)
+for name in ("post", "pre"):
+    runs = torch.tensor(grads_at_init(cfg, name, "cpu"))  # ko: (시드, 층) # en: (seeds, layers)
     grads[name] = runs.mean(0)
 print("layer   post-LN   pre-LN   post/pre")
 for i, (p, q) in enumerate(zip(grads["post"], grads["pre"]), 1):
@@ -384,12 +404,14 @@ plt.show()
 #
 # ## 해 보기
 #
-# - `n_layers=6`을 2나 12로 바꿔 보세요. 두 선의 기울어짐이 깊이에 따라 어떻게 달라지나요?
+# - `cfg = Config()`를 `Config(n_layers=2)`나 `Config(n_layers=12)`로 바꿔 보세요. 두 선의 기울어짐이
+#   깊이에 따라 어떻게 달라지나요?
 # - 기준 블록의 `d_ff`를 $4D$ = 256으로 바꾸고 파라미터 비율을 다시 세어 보세요. 어텐션과 피드포워드
 #   신경망 중 어느 쪽이 무거워지나요?
-# - 위의 모델을 Adam(학습률 0.007)으로 웜업 없이 200스텝쯤 학습시켜 Post-LN과 Pre-LN의 손실을
-#   비교해 보세요. 배치는 스텝마다 위의 `digits`처럼 새로 뽑습니다. 찍기 수준은 $\log 10 \approx 2.30$입니다.
-#   강의의 학습 실험과 같은 결과가 나오나요?
+# - `make_model(cfg, "post", "cpu")`로 만든 모델을 Adam(학습률 `cfg.lr` = 0.007)으로 웜업 없이
+#   200스텝쯤 학습시켜 Post-LN과 Pre-LN의 손실을 비교해 보세요. 배치는 스텝마다
+#   `copy_batch(32, cfg.n_digits, gen)`으로 새로 뽑고, 손실은 `copy_loss`로 잽니다. 찍기 수준은
+#   $\log 10 \approx 2.30$입니다. 강의의 학습 실험과 같은 결과가 나오나요?
 
 # %% [markdown] lang="en"
 # Compare with the lesson's table and figure for the gradients at initialisation: post-LN's grow
@@ -397,10 +419,12 @@ plt.show()
 #
 # ## Try it
 #
-# - Change `n_layers=6` to 2 or 12. How does the tilt of the two lines change with depth?
+# - Change `cfg = Config()` to `Config(n_layers=2)` or `Config(n_layers=12)`. How does the tilt of
+#   the two lines change with depth?
 # - Set the reference block's `d_ff` to $4D$ = 256 and count the shares again. Which side gets
 #   heavier, attention or the feed-forward network?
-# - Train the model above with Adam (learning rate 0.007) and no warm-up for about 200 steps, and
-#   compare post-LN's loss with pre-LN's. Draw a fresh batch every step, the way `digits` is drawn
-#   above. Guessing scores $\log 10 \approx 2.30$. Do you see what the lesson's training
+# - Train a model from `make_model(cfg, "post", "cpu")` with Adam (learning rate `cfg.lr` = 0.007)
+#   and no warm-up for about 200 steps, and compare post-LN's loss with pre-LN's. Draw a fresh
+#   batch every step with `copy_batch(32, cfg.n_digits, gen)` and compute the loss with
+#   `copy_loss`. Guessing scores $\log 10 \approx 2.30$. Do you see what the lesson's training
 #   experiment found?
