@@ -48,6 +48,17 @@ def _languages(config) -> tuple[str, str]:
     return i18n.current_language, i18n.default_language
 
 
+def on_config(config):
+    colab = config.extra.get("colab") or {}
+    repository = colab.get("repository") or ""
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repository):
+        raise PluginError(
+            f"extra.colab.repository in mkdocs.yml is {repository!r}; it must be 'owner/name' of "
+            "the GitHub repository whose gh-pages branch holds the built site (or set the "
+            "COLAB_REPOSITORY environment variable), so that 'Open in Colab' can find the notebooks")
+    return config
+
+
 def on_pre_build(config):
     try:
         built = build.build_all(CACHE, log=log.info)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -274,3 +275,12 @@ def test_every_run_this_snippet_runs_alone_in_a_fresh_python(built_site, tmp_pat
     with ThreadPoolExecutor(max_workers=2) as pool:
         failures = [(name, err) for name, rc, err in pool.map(run, snippets) if rc != 0]
     assert not failures, failures
+
+
+def test_a_wrong_colab_repository_stops_the_build_with_the_fix(tmp_path):
+    env = {**os.environ, "COLAB_REPOSITORY": "not a repository", "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0
+    assert "extra.colab.repository" in result.stderr and "COLAB_REPOSITORY" in result.stderr, result.stderr
+    assert not (tmp_path / "site").exists()
