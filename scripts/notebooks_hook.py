@@ -146,12 +146,26 @@ def _flatten(toc):
         yield from _flatten(item.children)
 
 
+# what nbconvert's template puts on every notebook page that this site must not have: a MathJax
+# loader with an empty src (the page fetched itself as a script) and its config (math is KaTeX's
+# job here, as on every page), and a loader that imports mermaid from a CDN when a notebook has a
+# mermaid diagram (none has; the site loads nothing from other hosts)
+_UNWANTED = (
+    re.compile(r'<!-- Load mathjax -->\s*<script src="">\s*</script>'),
+    re.compile(r'<!-- MathJax configuration -->\s*<script type="text/x-mathjax-config">.*?</script>'
+               r'\s*<!-- End of mathjax configuration -->', re.S),
+    re.compile(r'<script type="module">(?:(?!</script>).)*?https://cdnjs\.cloudflare\.com.*?</script>', re.S),
+)
+
+
 def on_page_content(html, page, config, files):
-    """Notebook pages: give headings the same ids Markdown pages get (pymdownx slugify), so
-    Korean headings get readable, unique ids instead of empty ones, and point the table of
-    contents at them."""
+    """Notebook pages: drop nbconvert's outside-host and MathJax scripts; give headings the
+    same ids Markdown pages get (pymdownx slugify), so Korean headings get readable, unique ids
+    instead of empty ones, and point the table of contents at them."""
     if not PAGE.match(page.file.src_uri):
         return html
+    for pattern in _UNWANTED:
+        html = pattern.sub("", html)
     from pymdownx.slugs import slugify
 
     slug = slugify(case="lower")

@@ -230,6 +230,8 @@ def test_notebook_pages_hold_executed_cells_in_their_language(built_site):
             assert not text.lstrip().startswith("{"), f"{page}: raw notebook JSON, not a page"
             blocks = Blocks(text)
             assert blocks.cells >= 5 and blocks.outputs >= 2, (page, blocks.cells, blocks.outputs)
+            for unwanted in ("cdnjs", "x-mathjax-config", '<script src="">'):
+                assert unwanted not in text, (page, unwanted)
             title = re.search(r"<title>(.*?)</title>", text).group(1)
             assert bool(HANGUL.search(title)) == (lang == "ko"), (page, title)
 
