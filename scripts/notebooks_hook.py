@@ -16,8 +16,13 @@
 4. mkdocs-jupyter evicts the cached rendering of every notebook not used in the language it
    has just built, so each language build would convert the other's notebooks again; the
    entries of both languages are kept.
+5. Notebook pages are cleaned up: nbconvert's CSS (about 600 KB, the same on every page) is
+   served once from assets/notebooks/, its MathJax and CDN loaders are dropped (KaTeX draws
+   the math, as on every page), and headings get the ids Markdown pages get.
 """
 
+import ast
+import hashlib
 import logging
 import os
 import re
@@ -31,6 +36,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
+from tutorial_code.experiments.store import atomic_write_bytes  # noqa: E402
 from tutorial_code.notebooks import build  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
@@ -158,6 +164,27 @@ _UNWANTED = (
 )
 
 
+_STYLE = re.compile(r'<style[^>]*>(.*?)</style>\s*', re.S)
+_stylesheets: dict[str, str] = {}  # site path -> CSS, written once per build by on_post_build
+
+
+def _shared_stylesheet(html: str, page) -> str:
+    """nbconvert inlines the same ~600 KB of CSS into every notebook page; serve it once as a
+    file under assets/ (by the hash of its content) and link it instead."""
+    blocks = _STYLE.findall(html)
+    if not blocks:
+        return html
+    # mkdocs-jupyter 0.26 writes the Pygments rules as a Python list's repr (['pre {…}', …]),
+    # which costs the first rule; unwrap it
+    blocks = ["\n".join(ast.literal_eval(b.strip())) if b.strip().startswith("['") else b for b in blocks]
+    css = "\n".join(blocks)
+    path = f"assets/notebooks/nbconvert-{hashlib.sha256(css.encode()).hexdigest()[:12]}.css"
+    _stylesheets[path] = css
+    link = f'<link rel="stylesheet" href="{get_relative_url(path, page.url)}">\n'
+    first = _STYLE.search(html)
+    return html[: first.start()] + link + _STYLE.sub("", html[first.start():])
+
+
 def on_page_content(html, page, config, files):
     """Notebook pages: drop nbconvert's outside-host and MathJax scripts; give headings the
     same ids Markdown pages get (pymdownx slugify), so Korean headings get readable, unique ids
@@ -166,6 +193,7 @@ def on_page_content(html, page, config, files):
         return html
     for pattern in _UNWANTED:
         html = pattern.sub("", html)
+    html = _shared_stylesheet(html, page)
     from pymdownx.slugs import slugify
 
     slug = slugify(case="lower")
@@ -195,6 +223,13 @@ def on_page_content(html, page, config, files):
 
 @event_priority(50)  # before mkdocs-jupyter evicts the entries it did not use in this language
 def on_post_build(config):
+    lang, default = _languages(config)
+    root = Path(config.site_dir)
+    if lang != default and root.name == lang:  # static-i18n builds other languages into <site>/<lang>
+        root = root.parent
+    for path, css in _stylesheets.items():
+        atomic_write_bytes(root / path, css.encode("utf-8"))
+        (root / path).chmod(0o644)  # readable by the web server, like every other site file
     jupyter = config.plugins.get("mkdocs-jupyter")
     used = getattr(jupyter, "_used_cache_paths", None)
     if jupyter is None or used is None or not jupyter.config.get("cache"):
