@@ -17,15 +17,21 @@
    sitemap at the root, so every page logged two 404s and the switch took a detour
    through a redirect. The language menu in the header already links each page to its
    translation; the head links were relative, which search engines ignore anyway.
+
+3. No sitemap without ``site_url``: MkDocs and static-i18n would write addresses such as
+   "None./"; with ``SITE_URL`` set, the sitemap is kept as they write it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
+
+log = logging.getLogger("mkdocs.hooks.i18n")
 
 _CONFIG_SCRIPT = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S
@@ -67,6 +73,11 @@ def on_post_build(config) -> None:
         return  # static-i18n is building one more language; the merged index comes later
     default, others = _languages(i18n)
     site = Path(config.site_dir)
+    if not config.site_url:
+        # a sitemap needs absolute addresses; without site_url it would list "None./" (3.)
+        for name in ("sitemap.xml", "sitemap.xml.gz"):
+            (site / name).unlink(missing_ok=True)
+        log.info("no site_url (set SITE_URL): the sitemap is left out")
     merged_path = site / "search" / "search_index.json"
     merged = json.loads(merged_path.read_text(encoding="utf-8"))
 

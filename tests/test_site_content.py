@@ -167,3 +167,12 @@ def test_lessons_have_tooltips_figures_formulas_code_and_questions(built_site, h
             for anchor in ("motivation", "worked-example", "code", "check-questions", "where-it-breaks"):
                 assert f'id="{anchor}"' in text, f"{where}: no section #{anchor}"
             assert re.search(r'id="q-[a-z0-9-]+"', text), f"{where}: no check questions"
+
+
+def test_no_sitemap_with_invalid_addresses(built_site):
+    """Without SITE_URL there is no sitemap (it would list "None./"); with it, addresses are absolute."""
+    sitemap = built_site / "sitemap.xml"
+    if sitemap.exists():
+        locs = re.findall(r"<loc>(.*?)</loc>", sitemap.read_text(encoding="utf-8"))
+        assert locs and all(loc.startswith(("http://", "https://")) for loc in locs), locs[:3]
+    assert not (built_site / "sitemap.xml.gz").exists() or sitemap.exists()
