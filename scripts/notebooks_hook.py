@@ -65,13 +65,21 @@ def on_config(config):
     return config
 
 
+_DONE_ATTR = "_tutorial_notebooks_written"
+
+
 def on_pre_build(config):
+    """Build and write every notebook once per ``mkdocs build``: static-i18n calls build() per
+    language with the same config object, and one pass writes both languages."""
+    if getattr(config, _DONE_ATTR, False):
+        return
     try:
         built = build.build_all(CACHE, log=log.info)
     except build.NotebookError as exc:
         raise PluginError(f"lab notebooks: {exc}") from None
     for path in build.write_site(Path(config.docs_dir), built):
         log.info("notebooks: wrote %s", path.relative_to(config.docs_dir))
+    setattr(config, _DONE_ATTR, True)
 
 
 def _as_page(file, config) -> None:
