@@ -7,12 +7,7 @@ Prints one line per batch size with samples per second of each and their ratio
 
 import argparse
 import json
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tutorial_code.benchmark import BenchmarkConfig, compare_training_throughput  # noqa: E402
+from coursebuild.benchmark import BenchmarkConfig, compare_training_throughput
 
 
 def positive(text: str) -> int:

@@ -5,17 +5,15 @@
     python scripts/build_notebooks.py --render-only --out /tmp/nb   # no execution
 
 The MkDocs build does the same through scripts/notebooks_hook.py. The work is in
-tutorial_code/notebooks/build.py.
+scripts/coursebuild/notebooks.py.
 """
 
 import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tutorial_code.notebooks import build  # noqa: E402
+from coursebuild import notebooks as build
+from coursebuild.paths import REPO_ROOT as ROOT
 
 CACHE = ROOT / ".build" / "notebooks"
 

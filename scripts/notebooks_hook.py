@@ -26,18 +26,15 @@ import hashlib
 import logging
 import os
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.utils import get_relative_url
 
-from mkdocs.exceptions import PluginError  # noqa: E402
-from mkdocs.plugins import event_priority  # noqa: E402
-from mkdocs.utils import get_relative_url  # noqa: E402
-
-from tutorial_code.experiments.store import atomic_write_bytes  # noqa: E402
-from tutorial_code.notebooks import build  # noqa: E402
+from coursebuild import notebooks as build
+from coursebuild.paths import REPO_ROOT as ROOT
+from coursebuild.pipeline.store import atomic_write_bytes
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
 CACHE = ROOT / ".build" / "notebooks"

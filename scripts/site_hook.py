@@ -1,18 +1,13 @@
 """MkDocs hook: questions and assignments, code from tutorial_code, the glossary, tooltips.
 
-Listed under ``hooks:`` in mkdocs.yml; the work is in :mod:`tutorial_code.sitebuild`.
+Listed under ``hooks:`` in mkdocs.yml; the work is in :mod:`coursebuild`.
 """
 
 import posixpath
-import sys
-from pathlib import Path
+from mkdocs.exceptions import PluginError
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root
-
-from mkdocs.exceptions import PluginError  # noqa: E402
-
-from tutorial_code.experiments.pages import page_language  # noqa: E402
-from tutorial_code.sitebuild import code, glossary, questions  # noqa: E402
+from coursebuild import code, glossary, questions
+from coursebuild.pages import page_language
 
 ANSWER_KEY = "teaching/answer-key.md"  # the instructors' page, in each language folder
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[1]
 # Debian's chromium; CHROMIUM_PATH points elsewhere (a different distribution's build)
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 # flags that keep chromium from calling home (component updates, sync, safe browsing

@@ -82,11 +82,3 @@ and device kind (:func:`store.cache_key`),
 carries a manifest of sha256 sums written last, and is staged in a temporary folder and promoted
 by rename only after its gates pass. Corrupt or partial entries are recomputed with a warning.
 """
-
-from .context import Progress, RunContext, pick_device
-from .errors import ExperimentError, GateError
-from .registry import names
-from .runner import Outcome, Report, run_experiments
-
-__all__ = ["ExperimentError", "GateError", "Outcome", "Progress", "Report", "RunContext",
-           "names", "pick_device", "run_experiments"]

@@ -26,7 +26,6 @@ import torch
 import tutorial_code as tc
 
 from . import diagrams, heatmaps, plotting
-from .errors import ExperimentError
 from . import worked_examples as we
 from .figure_labels import LABELS, WORDS
 from .tables import column
@@ -119,7 +118,7 @@ def error_message(fn) -> str:
         fn()
     except ValueError as exc:
         return str(exc)
-    raise ExperimentError("expected a ValueError, got none")
+    raise AssertionError("expected a ValueError, got none")
 
 
 def run(cfg: Config, ctx) -> dict:

@@ -8,7 +8,7 @@ MkDocs build does it by itself through ``scripts/notebooks_hook.py``.
 Direction of the single source: the package is the source, the notebook is generated. A code
 cell line ``# [[code:attention.scaled_dot_product_attention]]`` is replaced by that object's
 source as it stands in ``tutorial_code`` (the same extraction as the pages' ``[[code:...]]``
-markers, :mod:`tutorial_code.sitebuild.code`), so a notebook never holds a hand-kept copy.
+markers, ``scripts/coursebuild/code.py``), so a notebook never holds a hand-kept copy.
 The notebook itself imports nothing from this repository: it runs in a fresh Colab runtime
 with torch, numpy and matplotlib.
 
@@ -31,6 +31,6 @@ Source format (cells start with ``# %%``; see jupytext's percent format)::
 
 Cells without ``lang`` go into both notebooks; apart from comments, the ``# ko``/``# en``
 lines (figure labels) and the Hangul font cell that the build puts before the first code cell
-of every Korean notebook (``build.HANGUL_FONT_CELL``), the code of both languages is
+of every Korean notebook (``coursebuild.notebooks.HANGUL_FONT_CELL``), the code of both languages is
 identical, and a test checks that. Text cells may use ``$...$`` math.
 """

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
-from pathlib import Path
 
 import pytest
 import torch
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from tutorial_code.experiments import first_cell as fc  # noqa: E402
-from tutorial_code.experiments import run_experiments  # noqa: E402
-from tutorial_code.experiments.seed_stack import fit_binary, predict  # noqa: E402
+from tutorial_code.experiments import first_cell as fc
+from coursebuild.pipeline import run_experiments
+from tutorial_code.experiments.seed_stack import fit_binary, predict
 
 
 def test_label_is_the_first_cell():

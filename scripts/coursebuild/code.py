@@ -13,7 +13,9 @@ import difflib
 import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1]  # tutorial_code/
+from .paths import TUTORIAL
+
+PACKAGE = TUTORIAL
 MARKER = re.compile(r"^(?P<indent>[ \t]*)\[\[code:(?P<module>[A-Za-z_][\w.]*?)(?:\.(?P<name>[A-Za-z_]\w*))?\]\][ \t]*$", re.M)
 
 

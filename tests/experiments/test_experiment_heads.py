@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import torch
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from tutorial_code.experiments import digit_tasks as dt  # noqa: E402
-from tutorial_code.experiments import heads, run_experiments  # noqa: E402
+from tutorial_code.experiments import digit_tasks as dt
+from coursebuild.pipeline import run_experiments
+from tutorial_code.experiments import heads
 
 
 def test_sort_task_sorts():

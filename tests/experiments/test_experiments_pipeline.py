@@ -20,20 +20,11 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from tutorial_code.experiments import (  # noqa: E402
-    ExperimentError,
-    GateError,
-    cli,
-    pages,
-    registry,
-    run_experiments,
-    runner,
-    scaling,
-    store,
-)
+from coursebuild import pages
+from coursebuild.paths import REPO_ROOT as REPO
+from coursebuild.pipeline import ExperimentError, GateError, cli, registry, run_experiments, runner, store
+from tutorial_code.experiments import scaling
 
 PY = sys.executable
 REAL_CODE_HASH = store.code_hash
@@ -257,9 +248,9 @@ def test_killed_run_leaves_cache_consistent(tmp_path):
     # a child process hangs after writing the ko figure; we SIGKILL it mid-run
     marker = tmp_path / "ko-written"
     child = textwrap.dedent(f"""
-        import sys, time
-        sys.path.insert(0, {str(REPO)!r})
-        from tutorial_code.experiments import run_experiments, scaling
+        import time
+        from coursebuild.pipeline import run_experiments
+        from tutorial_code.experiments import scaling
         real = scaling.figures
         def slow(results, lang, outdir):
             files = real(results, lang, outdir)

@@ -45,7 +45,9 @@ from pathlib import Path
 
 import yaml
 
-FOLDER = Path(__file__).resolve().parents[2] / "docs" / "questions"
+from .paths import DOCS
+
+FOLDER = DOCS / "questions"
 LANGS = ("ko", "en")
 ASSIGNMENTS = "assignments.yml"
 MARKER = re.compile(r"^\[\[(?:(?P<kind>questions|answers):(?P<which>all|\d+)"

@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from tutorial_code.sitebuild import code, glossary
+from coursebuild import code, glossary
 
 
 def test_code_marker_includes_the_function_as_it_stands():
@@ -78,6 +78,5 @@ def test_figure_and_notebook_sources_use_the_glossary_terms():
     terms = glossary.load()
     root = code.PACKAGE
     wrong = {str(p.relative_to(root)): found for p in sorted(root.rglob("*.py"))
-             if p.parent.name != "sitebuild"
-             and (found := glossary.find_mistranslations(p.read_text(encoding="utf-8"), terms))}
+             if (found := glossary.find_mistranslations(p.read_text(encoding="utf-8"), terms))}
     assert not wrong, wrong

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 import torch
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-import tutorial_code as tc  # noqa: E402
-from tutorial_code.experiments import cost, run_experiments  # noqa: E402
-from tutorial_code.experiments.cpu_threads import torch_threads  # noqa: E402
+import tutorial_code as tc
+from coursebuild.pipeline import run_experiments
+from tutorial_code.experiments import cost
+from tutorial_code.experiments.cpu_threads import torch_threads
 
 
 def test_n2_table_is_exact():

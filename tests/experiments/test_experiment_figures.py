@@ -10,19 +10,16 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
-from pathlib import Path
 
 import pytest
 import torch
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-import tutorial_code as tc  # noqa: E402
-from tutorial_code.experiments import figures, run_experiments  # noqa: E402
-from tutorial_code.experiments import worked_examples as we  # noqa: E402
-from tutorial_code.experiments.figure_labels import LABELS, WORDS  # noqa: E402
+import tutorial_code as tc
+from coursebuild.pipeline import run_experiments
+from tutorial_code.experiments import figures
+from tutorial_code.experiments import worked_examples as we
+from tutorial_code.experiments.figure_labels import LABELS, WORDS
 
 STEMS = ["architecture", "causal_mask", "multihead", "qkv_roles", "rope", "sdpa_steps",
          "self_attention", "sinusoid"]

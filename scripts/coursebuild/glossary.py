@@ -20,7 +20,9 @@ from pathlib import Path
 
 import yaml
 
-GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary.yml"
+from .paths import DOCS
+
+GLOSSARY = DOCS / "glossary.yml"
 FIELDS = ("id", "en", "ko", "en_def", "ko_def")
 SKIP_TAGS = {"a", "abbr", "code", "pre", "script", "style", "svg", "h1", "h2", "h3", "h4", "h5", "h6",
              "math", "button", "label", "figcaption", "title", "kbd", "textarea", "nav", "header"}

@@ -36,15 +36,13 @@ from pathlib import Path
 from .errors import ExperimentError
 
 FORMAT = 1  # bump to invalidate every cache entry after a layout change
-LANGS = ("ko", "en")
-PACKAGE_DIR = Path(__file__).resolve().parents[1]  # tutorial_code/
-REPO_ROOT = PACKAGE_DIR.parent
-DEFAULT_OUT = REPO_ROOT / ".build"
-_NOT_HASHED = {"experiments/registry.py", "experiments/cli.py", "experiments/pages.py"}
-# folders of tutorial_code that build pages and notebooks; they cannot change a number
-_NOT_HASHED_DIRS = ("sitebuild/", "notebooks/")
-# modules of experiments/ that every experiment runs through
-_FRAMEWORK = {"__init__.py", "context.py", "errors.py", "runner.py", "store.py", "plotting.py"}
+from ..paths import LANGS  # noqa: E402
+from ..paths import DEFAULT_OUT, REPO_ROOT, TUTORIAL as PACKAGE_DIR  # noqa: F401
+# folders of tutorial_code that only become pages and notebooks; they cannot change a number
+_NOT_HASHED_DIRS = ("notebooks/",)
+# modules every experiment runs through: in experiments/, and the run context (seeding) here
+_FRAMEWORK = {"__init__.py", "plotting.py"}
+_PIPELINE_HASHED = ("context.py",)
 _PREFIX = "tutorial_code.experiments."
 KEEP_ENTRIES = 3  # cache entries kept per experiment (e.g. full, tiny, one older)
 
@@ -126,10 +124,12 @@ def code_hash(name: str) -> str:
     h = hashlib.sha256()
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         rel = path.relative_to(PACKAGE_DIR).as_posix()
-        if rel in _NOT_HASHED or rel.startswith(_NOT_HASHED_DIRS) or (
-                path.parent == exp_dir and path.name not in local):
+        if rel.startswith(_NOT_HASHED_DIRS) or (path.parent == exp_dir and path.name not in local):
             continue
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    here = Path(__file__).resolve().parent
+    for fname in _PIPELINE_HASHED:
+        h.update(fname.encode() + b"\0" + (here / fname).read_bytes() + b"\0")
     return h.hexdigest()
 
 

@@ -24,11 +24,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.test_site_content import LESSONS
-from tutorial_code.notebooks import build
-from tutorial_code.sitebuild import code as code_include
+from coursebuild import code as code_include
+from coursebuild import notebooks as build
+from coursebuild.course import SLUGS as LESSONS
+from coursebuild.paths import REPO_ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 COLAB = re.compile(r"^https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w./-]+\.ipynb$")
 # appended to every notebook the tests run: the repository must not be importable there
@@ -273,7 +274,7 @@ def test_every_run_this_snippet_runs_alone_in_a_fresh_python(built_site, tmp_pat
         folder.mkdir()
         # -I: no PYTHONPATH, no user site, no script folder on sys.path
         result = subprocess.run([sys.executable, "-I", "-c", snippet], cwd=folder, capture_output=True,
-                                text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
+                                text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "COURSE_ISOLATED": "1"})
         return name, result.returncode, result.stderr[-2000:]
 
     with ThreadPoolExecutor(max_workers=2) as pool:

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 import torch
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from tutorial_code.experiments import norm_placement as npl  # noqa: E402
-from tutorial_code.experiments import run_experiments  # noqa: E402
+from tutorial_code.experiments import norm_placement as npl
+from coursebuild.pipeline import run_experiments
 
 
 def test_copy_batch_repeats_the_digits_after_sep():

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import torch
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-import tutorial_code as tc  # noqa: E402
-from tutorial_code.experiments import digit_tasks as dt  # noqa: E402
-from tutorial_code.experiments import reversal, run_experiments  # noqa: E402
-from tutorial_code.experiments import seq2seq as s2s  # noqa: E402
+import tutorial_code as tc
+from tutorial_code.experiments import digit_tasks as dt
+from coursebuild.pipeline import run_experiments
+from tutorial_code.experiments import reversal
+from tutorial_code.experiments import seq2seq as s2s
 
 
 def test_reversal_pairs_are_framed_and_reversed():

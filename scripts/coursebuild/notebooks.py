@@ -23,10 +23,11 @@ from typing import Callable
 import jupytext
 import nbformat
 
-from ..experiments.store import atomic_write_bytes, library_versions
-from ..sitebuild import code as code_include
+from . import code as code_include
+from .paths import NOTEBOOK_SOURCES
+from .pipeline.store import atomic_write_bytes, library_versions
 
-FOLDER = Path(__file__).resolve().parent
+FOLDER = NOTEBOOK_SOURCES
 LANGS = ("ko", "en")
 FORMAT = 1  # bump when rendering or execution changes in a way cached notebooks must see
 TIMEOUT_S = 300  # per cell; a lab notebook is meant to finish in well under 2 minutes
@@ -157,6 +158,7 @@ def kernel_env() -> dict[str, str]:
     # the build runs two kernels side by side; torch's default of one thread per core made
     # small models 5-50x slower when they competed for the same cores
     env.setdefault("OMP_NUM_THREADS", "1")
+    env["COURSE_ISOLATED"] = "1"  # the venv's path file then leaves the repository out
     return env
 
 

@@ -51,7 +51,7 @@ def resolve(requested: list[str] | None) -> list[str]:
 def load(name: str) -> ModuleType:
     """Import the experiment module and check it meets the contract."""
     resolve([name])
-    module = importlib.import_module(f"{__package__}.{name}")
+    module = importlib.import_module(f"tutorial_code.experiments.{name}")
     missing = [a for a in ("Config", "run", "figures", "GATES") if not hasattr(module, a)]
     if missing:
         raise ExperimentError(

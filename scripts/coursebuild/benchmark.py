@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 import torch
 from torch import nn
 
-from .masks import causal_mask, padding_mask
-from .models import EncoderDecoderTransformer, TransformerConfig
+from tutorial_code.masks import causal_mask, padding_mask
+from tutorial_code.models import EncoderDecoderTransformer, TransformerConfig
 
 
 @dataclass

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from coursebuild.paths import REPO_ROOT
+
+REPO = REPO_ROOT
 DOCS = REPO / "docs"
 VENDOR = DOCS / "assets" / "vendor"
 

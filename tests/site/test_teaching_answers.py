@@ -9,7 +9,7 @@ import re
 import pytest
 import yaml
 
-from tutorial_code.sitebuild import questions
+from coursebuild import questions
 
 LANGS = ("ko", "en")
 ROOTS = {"ko": "", "en": "en/"}

@@ -19,7 +19,7 @@ import torch
 from . import registry, store
 from .context import RunContext, deterministic, device_name, pick_device, seed_everything
 from .errors import ExperimentError, GateError
-from .tables import column
+from tutorial_code.experiments.tables import column
 
 log = logging.getLogger("tutorial_code.experiments")
 

@@ -38,9 +38,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from .errors import ExperimentError
-from .runner import Report, load_report, lookup
-from .store import DEFAULT_OUT, LANGS, REPO_ROOT
+from .paths import DEFAULT_OUT, LANGS, REPO_ROOT
+from .pipeline.errors import ExperimentError
+from .pipeline.runner import Report, load_report, lookup
 
 log = logging.getLogger("mkdocs.hooks.experiments")
 ASSET_ROOT = "assets/generated"

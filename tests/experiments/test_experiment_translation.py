@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import unicodedata
-from pathlib import Path
 
 import pytest
 import torch
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from tutorial_code.experiments import run_experiments  # noqa: E402
-from tutorial_code.experiments import ko_en_grammar as g  # noqa: E402
-from tutorial_code.experiments import translation  # noqa: E402
+from coursebuild.pipeline import run_experiments
+from tutorial_code.experiments import ko_en_grammar as g
+from tutorial_code.experiments import translation
 
 
 
