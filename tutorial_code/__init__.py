@@ -1,5 +1,10 @@
 """A Transformer built from basic tensor operations, in the order the course teaches it.
 
+This is the teaching room: what a student reads, copies into Colab and changes. The package's
+modules are the Transformer; ``experiments/`` holds the course's experiments (their tasks,
+models, training loops and how each figure is drawn) and ``notebooks/`` the lab notebooks'
+sources. Nothing here imports the site's build machinery (``scripts/coursebuild``).
+
 Shape legend, used in every docstring and comment (and on the site):
 
     B    batch size
@@ -11,7 +16,7 @@ Shape legend, used in every docstring and comment (and on the site):
 
 Masks are boolean and **True means "may attend"**.
 
-Reading order: attention → masks → multihead → position → layers → models → generate,
+Reading order: sizes (the shared input check) → attention → masks → multihead → position → layers → models → generate,
 then params (counting) and device (where to run).
 """
 

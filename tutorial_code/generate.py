@@ -13,7 +13,7 @@ import torch
 from torch import Tensor
 
 from .models import DecoderOnlyTransformer, EncoderDecoderTransformer
-from .multihead import check_positive
+from .sizes import check_positive
 
 
 def new_cache(n_layers: int) -> list[dict]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from torch import Tensor, nn
 
-from .multihead import MultiHeadAttention, check_positive
+from .multihead import MultiHeadAttention
+from .sizes import check_positive
 
 
 class PositionwiseFeedForward(nn.Module):

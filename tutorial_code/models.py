@@ -15,7 +15,7 @@ from torch import Tensor, nn
 
 from .layers import DecoderLayer, EncoderLayer
 from .masks import causal_mask, padding_mask
-from .multihead import check_positive
+from .sizes import check_positive
 from .position import LearnedPositionalEmbedding, RotaryEmbedding, SinusoidalPositionalEncoding
 
 POSITIONS = ("sinusoidal", "learned", "rope", "none")

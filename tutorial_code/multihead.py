@@ -12,13 +12,7 @@ import torch
 from torch import Tensor, nn
 
 from .attention import scaled_dot_product_attention
-
-
-def check_positive(**sizes: int) -> None:
-    """Raise ``ValueError`` for any size that is not a positive integer."""
-    for name, value in sizes.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+from .sizes import check_positive
 
 
 class MultiHeadAttention(nn.Module):

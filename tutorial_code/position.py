@@ -15,7 +15,7 @@ import math
 import torch
 from torch import Tensor, nn
 
-from .multihead import check_positive
+from .sizes import check_positive
 
 
 def sinusoidal_table(length: int, d_model: int, base: float = 10000.0) -> Tensor:

@@ -7,7 +7,6 @@ string can be drawn by NanumGothic (no empty boxes).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 
@@ -19,7 +18,8 @@ import tutorial_code as tc
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import figures
 from tutorial_code.experiments import worked_examples as we
-from tutorial_code.experiments.figure_labels import LABELS, WORDS
+from tutorial_code.experiments.drawing.figures import LABELS
+from tutorial_code.experiments.worked_examples import WORDS
 
 STEMS = ["architecture", "causal_mask", "multihead", "qkv_roles", "rope", "sdpa_steps",
          "self_attention", "sinusoid"]
@@ -32,14 +32,14 @@ def tiny(tmp_path_factory):
 
 
 def test_tiny_run_draws_every_figure_in_both_languages(tiny):
-    rec = json.loads((tiny.entry / "results.json").read_text("utf-8"))
+    rec = tiny.record  # results.json plus what was drawn from it
     for lang in ("ko", "en"):
         assert rec["figures"][lang] == [f"{s}.png" for s in STEMS]
         for stem in STEMS:
-            assert (tiny.entry / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+            assert (tiny.drawing / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
     for stem in STEMS:  # every figure carries text, so the two languages differ
-        ko = (tiny.entry / "figures/ko" / f"{stem}.png").read_bytes()
-        en = (tiny.entry / "figures/en" / f"{stem}.png").read_bytes()
+        ko = (tiny.drawing / "figures/ko" / f"{stem}.png").read_bytes()
+        en = (tiny.drawing / "figures/en" / f"{stem}.png").read_bytes()
         assert ko != en, stem
     assert {"library", "library_hand", "library_stretch", "sdpa_weights", "toy_weights_ko",
             "toy_weights_en"} <= set(rec["tables"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 import torch
@@ -57,7 +56,7 @@ def test_layer_grad_norms_one_per_layer():
 def test_tiny_run_end_to_end(tmp_path):
     report = run_experiments(["norm_placement"], tmp_path, tiny=True, device="cpu")
     o = report["norm_placement"]
-    rec = json.loads((o.entry / "results.json").read_text("utf-8"))
+    rec = o.record  # results.json plus what was drawn from it
     res, cfg = rec["results"], npl.Config.tiny()
     assert set(res["runs"]) == {"post_no_warmup", "post_warmup", "pre_no_warmup", "pre_warmup"}
     for run in res["runs"].values():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 
@@ -144,7 +143,7 @@ def test_vocabulary_and_encoding():
 def test_tiny_run_end_to_end(tmp_path):
     report = run_experiments(["translation"], tmp_path / "out", tiny=True, device="cpu")
     o = report["translation"]
-    rec = json.loads((o.entry / "results.json").read_text("utf-8"))
+    rec = o.record  # results.json plus what was drawn from it
     res = rec["results"]
     assert res["example"]["in_training"] == 0
     assert res["example"]["korean"] == ["초파리가", "사과를", "먹었다"]
@@ -156,4 +155,4 @@ def test_tiny_run_end_to_end(tmp_path):
     assert rec["tables"]["samples"]["rows"] and len(rec["tables"]["by_pattern"]["rows"]) == 4
     for lang in ("ko", "en"):
         for stem in ("cross_attention", "cross_attention_scrambled", "cross_attention_heads", "training_curve"):
-            assert (o.entry / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+            assert (o.drawing / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"

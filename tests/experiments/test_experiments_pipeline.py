@@ -5,6 +5,7 @@ Everything runs the `scaling` experiment at --tiny size in a temporary output fo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -25,6 +26,7 @@ from coursebuild import pages
 from coursebuild.paths import REPO_ROOT as REPO
 from coursebuild.pipeline import ExperimentError, GateError, cli, registry, run_experiments, runner, store
 from tutorial_code.experiments import scaling
+from tutorial_code.experiments.drawing import scaling as drawing_scaling
 
 PY = sys.executable
 REAL_CODE_HASH = store.code_hash
@@ -42,45 +44,67 @@ def pinned_code_hash():
     mp.undo()
 
 
-def test_code_hash_covers_shared_code_own_module_and_its_helpers(tmp_path, monkeypatch):
+def fake_package(tmp_path, monkeypatch, sources):
     pkg = tmp_path / "tutorial_code"
-    (pkg / "experiments").mkdir(parents=True)
-    sources = {
-        "attention.py": True,                  # model code: every experiment
-        "experiments/plotting.py": True,       # framework
-        "experiments/scaling.py": True,        # the experiment itself
-        "experiments/helper.py": True,         # imported by scaling
-        "experiments/deeper.py": True,         # imported by helper
-        "experiments/unused.py": False,        # imported by nobody
-        "experiments/reversal.py": False,      # another experiment
-        "experiments/registry.py": False,      # cannot change a number
-        "experiments/cli.py": False,
-    }
+    for d in ("experiments/drawing", "notebooks"):
+        (pkg / d).mkdir(parents=True)
     for f in sources:
         (pkg / f).write_text("x = 1\n")
-    (pkg / "experiments/scaling.py").write_text("from . import plotting\nfrom .helper import f\n")
-    (pkg / "experiments/helper.py").write_text("import tutorial_code.experiments.deeper\n")
     monkeypatch.setattr(store, "PACKAGE_DIR", pkg)
-    base = REAL_CODE_HASH("scaling")
+    monkeypatch.setattr(store, "DRAWING_DIR", pkg / "experiments" / "drawing")
+    return pkg
+
+
+def test_compute_key_covers_the_package_the_experiment_and_its_helpers_not_drawing(tmp_path, monkeypatch):
+    sources = {
+        "attention.py": True,                     # model code: every experiment
+        "experiments/scaling.py": True,           # the experiment itself
+        "experiments/helper.py": True,            # imported by scaling
+        "experiments/deeper.py": True,            # imported by helper
+        "experiments/unused.py": False,           # imported by nobody
+        "experiments/reversal.py": False,         # another experiment
+        "experiments/drawing/scaling.py": False,  # how it is drawn: labels, colours
+        "experiments/drawing/plotting.py": False,
+        "notebooks/lesson_01.py": False,          # becomes a notebook, not a number
+    }
+    pkg = fake_package(tmp_path, monkeypatch, sources)
+    (pkg / "experiments/scaling.py").write_text("from .helper import f\n")
+    (pkg / "experiments/helper.py").write_text("import tutorial_code.experiments.deeper\n")
+    (pkg / "experiments/drawing/scaling.py").write_text("from . import plotting\nfrom .. import scaling\n")
+    base, drawn = REAL_CODE_HASH("scaling"), store.drawing_key("scaling", "r")[0]
     for f, counts in sources.items():
         old = (pkg / f).read_text()
         (pkg / f).write_text(old + "y = 2\n")
         assert (REAL_CODE_HASH("scaling") != base) is counts, f
+        redraws = f in ("experiments/drawing/scaling.py", "experiments/drawing/plotting.py") or (
+            counts and f != "attention.py")  # the drawing imports the compute module
+        assert (store.drawing_key("scaling", "r")[0] != drawn) is redraws, f
         (pkg / f).write_text(old)
+    assert store.drawing_key("scaling", "other results")[0] != drawn
+
+
+@pytest.mark.parametrize("line", ["from .drawing import plotting\n", "import matplotlib.pyplot as plt\n"])
+def test_a_compute_module_that_imports_drawing_code_is_refused(tmp_path, monkeypatch, line):
+    pkg = fake_package(tmp_path, monkeypatch, ["experiments/scaling.py", "experiments/drawing/plotting.py"])
+    (pkg / "experiments/scaling.py").write_text(line)
+    with pytest.raises(ExperimentError, match=r"Move it into tutorial_code/experiments/drawing/scaling.py"):
+        REAL_CODE_HASH("scaling")
 
 
 def run_tiny(out, **kw):
     return run_experiments(["scaling"], out, tiny=True, device="cpu", **kw)
 
 
-def listing(out) -> list[str]:
-    """What the scaling folder holds, besides its lock file."""
-    return sorted(p.name for p in (Path(out) / "experiments" / "scaling").iterdir() if p.name != ".lock")
+def listing(out, kind=store.COMPUTE) -> list[str]:
+    """What the scaling folder of one cache holds, besides its lock file."""
+    folder = Path(out) / kind / "scaling"
+    return sorted(p.name for p in folder.iterdir() if p.name != ".lock") if folder.is_dir() else []
 
 
 def entry_files(out) -> dict[str, bytes]:
-    base = Path(out) / "experiments"
-    return {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*") if p.is_file()}
+    """Every file of both caches (compute and drawings)."""
+    return {p.relative_to(out).as_posix(): p.read_bytes()
+            for kind in (store.COMPUTE, store.DRAWINGS) for p in (Path(out) / kind).rglob("*") if p.is_file()}
 
 
 @pytest.fixture(scope="module")
@@ -107,18 +131,22 @@ def test_tiny_run_produces_results_and_both_languages(golden):
     o = report["scaling"]
     assert o.status == "miss"
     rec = json.loads((o.entry / "results.json").read_text("utf-8"))
-    for field in ("config", "results", "tables", "versions", "device", "seed", "wall_time_s"):
+    for field in ("config", "results", "versions", "device", "seed", "wall_time_s"):
         assert field in rec, field
+    assert "tables" not in rec and "figures" not in rec and "title" not in rec  # results only
     assert rec["device"] == "cpu" and rec["seed"] == 0 and rec["tiny"] is True
     assert set(rec["versions"]) >= {"python", "torch", "numpy", "matplotlib"}
     assert rec["results"]["d_k"] == list(scaling.Config.tiny().d_ks)
-    assert rec["tables"]["summary"]["rows"]
+    drawn = json.loads((o.drawing / "drawn.json").read_text("utf-8"))
+    assert drawn["tables"]["summary"]["rows"] and o.record["tables"] == drawn["tables"]
+    assert drawn["title"]["ko"] != drawn["title"]["en"]
     for lang in ("ko", "en"):
-        png = o.entry / "figures" / lang / "scaling.png"
+        png = o.drawing / "figures" / lang / "scaling.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert (o.entry / "figures/ko/scaling.png").read_bytes() != (o.entry / "figures/en/scaling.png").read_bytes()
+    assert (o.drawing / "figures/ko/scaling.png").read_bytes() != (o.drawing / "figures/en/scaling.png").read_bytes()
     prov = json.loads((out / "provenance.json").read_text("utf-8"))
-    assert prov["device"]["used"] == "cpu" and prov["cache"] == {"hits": 0, "misses": 1}
+    assert prov["device"]["used"] == "cpu"
+    assert prov["cache"] == {"hits": 0, "misses": 1, "drawings_redrawn": 1}
     assert prov["seeds"] == {"scaling": 0} and "commit" in prov["git"] and prov["cpu"]
     assert prov["experiments"]["scaling"]["compute_s"] == rec["wall_time_s"]
 
@@ -157,12 +185,13 @@ def test_changed_config_is_a_miss(warm, monkeypatch):
 ])
 def test_corrupt_entry_is_detected(warm, damage, reason):
     out, o = warm
-    target = {
-        "bad_json": o.entry / "results.json",
-        "truncated_figure": o.entry / "figures/en/scaling.png",
-        "missing_figure": o.entry / "figures/ko/scaling.png",
-        "bad_manifest": o.entry / "manifest.json",
-        "no_manifest": o.entry / "manifest.json",
+    drawing_key = json.loads((o.drawing / "drawn.json").read_text("utf-8"))["key"]
+    target, entry, key, kind = {
+        "bad_json": (o.entry / "results.json", o.entry, o.record["key"], store.COMPUTE),
+        "truncated_figure": (o.drawing / "figures/en/scaling.png", o.drawing, drawing_key, store.DRAWINGS),
+        "missing_figure": (o.drawing / "figures/ko/scaling.png", o.drawing, drawing_key, store.DRAWINGS),
+        "bad_manifest": (o.entry / "manifest.json", o.entry, o.record["key"], store.COMPUTE),
+        "no_manifest": (o.drawing / "manifest.json", o.drawing, drawing_key, store.DRAWINGS),
     }[damage]
     if damage in ("missing_figure", "no_manifest"):
         target.unlink()
@@ -170,20 +199,32 @@ def test_corrupt_entry_is_detected(warm, damage, reason):
         target.write_bytes(target.read_bytes()[:100])
     else:
         target.write_text('{"files": {"results.json": ', encoding="utf-8")
-    record, problem = store.verify_entry(o.entry, o.record["key"])
+    record, problem = store.verify_entry(entry, key, kind)
     assert record is None and reason in problem
 
 
-def test_corrupt_entry_is_recomputed_with_a_warning(warm, caplog):
+def test_corrupt_results_are_recomputed_with_a_warning(warm, caplog):
     out, o = warm
-    fig = o.entry / "figures/en/scaling.png"
-    fig.write_bytes(fig.read_bytes()[:100])
+    res = o.entry / "results.json"
+    res.write_bytes(res.read_bytes()[:100])
     with caplog.at_level(logging.WARNING, logger="tutorial_code.experiments"):
         again = run_tiny(out)["scaling"]
     assert again.status == "recomputed"
-    assert "corrupt" in caplog.text and "recomputing" in caplog.text and "scaling.png" in caplog.text
+    assert "corrupt" in caplog.text and "recomputing" in caplog.text and "results.json" in caplog.text
     assert store.verify_entry(again.entry, again.record["key"])[0] is not None
     assert again.record["results"] == o.record["results"]
+
+
+def test_a_corrupt_figure_is_redrawn_without_recomputing(warm, caplog):
+    out, o = warm
+    fig = o.drawing / "figures/en/scaling.png"
+    good = fig.read_bytes()
+    fig.write_bytes(good[:100])
+    with caplog.at_level(logging.WARNING, logger="tutorial_code.experiments"):
+        again = run_tiny(out)["scaling"]
+    assert again.status == "hit" and again.drawing_status == "miss"
+    assert "corrupt" in caplog.text and "scaling.png" in caplog.text
+    assert (again.drawing / "figures/en/scaling.png").read_bytes() == good
 
 
 # ---------------------------------------------------------------- gates
@@ -227,8 +268,8 @@ def test_atomic_write_interrupted_leaves_old_file_and_no_temp(tmp_path, monkeypa
     assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
 
 
-def test_interrupt_during_figures_publishes_nothing(tmp_path, monkeypatch):
-    real = scaling.figures
+def test_interrupt_during_figures_publishes_no_drawing(tmp_path, monkeypatch):
+    real = drawing_scaling.figures
 
     def half(results, lang, outdir):
         files = real(results, lang, outdir)
@@ -236,12 +277,14 @@ def test_interrupt_during_figures_publishes_nothing(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return files
 
-    monkeypatch.setattr(scaling, "figures", half)
+    monkeypatch.setattr(drawing_scaling, "figures", half)
     with pytest.raises(KeyboardInterrupt):
         run_tiny(tmp_path)
-    assert listing(tmp_path) == []
-    monkeypatch.setattr(scaling, "figures", real)
-    assert run_tiny(tmp_path)["scaling"].status == "miss"  # a clean miss, not 'corrupt'
+    assert listing(tmp_path, store.DRAWINGS) == []  # no half-drawn entry
+    assert len(listing(tmp_path)) == 1  # the computed results are kept: they were complete
+    monkeypatch.setattr(drawing_scaling, "figures", real)
+    o = run_tiny(tmp_path)["scaling"]
+    assert (o.status, o.drawing_status) == ("hit", "miss")  # a clean miss, not 'corrupt'
 
 
 def test_killed_run_leaves_cache_consistent(tmp_path):
@@ -250,7 +293,7 @@ def test_killed_run_leaves_cache_consistent(tmp_path):
     child = textwrap.dedent(f"""
         import time
         from coursebuild.pipeline import run_experiments
-        from tutorial_code.experiments import scaling
+        from tutorial_code.experiments.drawing import scaling
         real = scaling.figures
         def slow(results, lang, outdir):
             files = real(results, lang, outdir)
@@ -269,12 +312,12 @@ def test_killed_run_leaves_cache_consistent(tmp_path):
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-    leftovers = listing(tmp_path)
+    leftovers = listing(tmp_path, store.DRAWINGS)
     assert leftovers and all(n.startswith(".staging-") for n in leftovers)  # nothing published
     assert not (tmp_path / "provenance.json").exists()
     o = run_tiny(tmp_path)["scaling"]
-    assert o.status == "miss"
-    assert listing(tmp_path) == [o.entry.name]  # the dead run's staging folder was cleaned
+    assert (o.status, o.drawing_status) == ("hit", "miss")
+    assert listing(tmp_path, store.DRAWINGS) == [o.drawing.name]  # the dead run's staging was cleaned
 
 
 # ---------------------------------------------------------------- bad input
@@ -409,3 +452,37 @@ def test_mkdocs_build_with_hook_and_static_i18n(golden, tmp_path):
     assert r.returncode != 0
     assert "reversal.test_exact_match" in r.stderr and "no experiment 'reversal'" in r.stderr
     assert "scaling" in r.stderr
+
+
+# ---------------------------------------------------------------- compute apart from presentation
+
+@pytest.mark.slow
+def test_a_presentation_only_change_leaves_every_compute_entry_a_hit(tmp_path, monkeypatch):
+    """Edit a colour of the shared style and a Korean label of one experiment (in a copy of the
+    package the cache keys are read from): everything is redrawn, nothing is computed."""
+    copy = tmp_path / "tutorial_code"
+    shutil.copytree(store.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(store, "PACKAGE_DIR", copy)
+    monkeypatch.setattr(store, "DRAWING_DIR", copy / "experiments" / "drawing")
+    monkeypatch.setattr(store, "code_hash", REAL_CODE_HASH)
+    out = tmp_path / "out"
+    first = run_experiments(None, out, tiny=True, device="cpu")
+    keys = {o.name: o.record["key"] for o in first.outcomes}
+
+    def edit(rel, old, new):
+        path = copy / rel
+        text = path.read_text("utf-8")
+        assert old in text, (rel, old)
+        path.write_text(text.replace(old, new, 1), "utf-8")
+
+    edit("experiments/drawing/plotting.py", '"raw": "#D55E00"', '"raw": "#D55E01"')
+    edit("experiments/drawing/reversal.py", '"loss_title": "학습 손실"', '"loss_title": "학습의 손실"')
+    again = run_experiments(None, out, tiny=True, device="cpu")
+    assert again.statuses == {name: "hit" for name in keys}
+    assert {o.name: o.drawing_status for o in again.outcomes} == {name: "miss" for name in keys}
+    assert again.provenance["cache"] == {"hits": len(keys), "misses": 0, "drawings_redrawn": len(keys)}
+
+    # the model code, by contrast, is part of every experiment's compute key
+    edit("attention.py", '"""', '"""Edited. ')
+    assert all(store.cache_key(n, dataclasses.asdict(registry.load(n).Config.tiny()), "cpu")[0] != k
+               for n, k in keys.items())

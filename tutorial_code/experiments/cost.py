@@ -19,17 +19,14 @@ import statistics
 import time
 from dataclasses import dataclass
 
-import matplotlib.ticker
 import torch
 import torch.nn.functional as F
 
 import tutorial_code as tc
 
-from . import plotting
 from .cpu_threads import torch_threads
-from .tables import column
+from .gates import Gate
 
-TITLE = {"ko": "어텐션의 비용: n², 메모리, KV 캐시", "en": "What attention costs: n², memory, the KV cache"}
 MIB = 2**20
 
 
@@ -60,7 +57,9 @@ GATES = {
     "n2.ratios": (4, 4),                            # 2× length → 4× entries, every row
     "attention.slope_materialised": (1.5, 2.6),     # time grows about like L² at large L
     "attention.memory_ratio_longest": (4, 1e9),     # materialised needs far more than fused
-    "kv.gated_speedup": (1.5, 1e9),                 # the cache pays off on long generations (CPU)
+    # a model this small is launch-latency bound on a GPU, where the cache may not pay off in
+    # seconds: the measured speed-up is a gate on the CPU only
+    "kv.speedup_longest": Gate(1.5, 1e9, when="cpu"),  # the cache pays off on long generations
     "kv.positions_ratio_longest": (100, 1e9),       # without it: 1 + … + N positions, not N
     "kv.same_tokens": (1, 1),                       # and changes nothing in the output
 }
@@ -252,9 +251,6 @@ def kv_cache_speed(cfg: Config, ctx) -> dict:
     Ns = [r["N"] for r in rows]
     return {"rows": rows, "lengths": Ns, "speedup": [r["speedup"] for r in rows],
             "speedup_longest": rows[-1]["speedup"], "longest": rows[-1], "same_tokens": int(same),
-            # a model this small is launch-latency bound on a GPU, where the cache may not pay
-            # off in seconds: the measured speed-up is gated on the CPU only (empty list = no check)
-            "gated_speedup": [rows[-1]["speedup"]] if device.type == "cpu" else [],
             "positions_ratio_longest": rows[-1]["positions_ratio"],
             "slope_cache": loglog_slope(Ns, [r["cache_s"] for r in rows]),
             "slope_no_cache": loglog_slope(Ns, [r["no_cache_s"] for r in rows]),
@@ -272,145 +268,4 @@ def run(cfg: Config, ctx) -> dict:
         "kv": kv,
         "device": {"type": ctx.device.type, "name": tc.describe_device(ctx.device), "threads": threads,
                    "torch": torch.__version__},
-        "tables": {
-            "n2": {"columns": [
-                column("L", "길이 L (토큰)", "length L (tokens)", ","),
-                column("entries", "L² (항목 수)", "L² (entries)", ","),
-                column("mib", "fp32 메모리 (MiB)", "fp32 memory (MiB)", ",.0f"),
-                column("gib", "(GiB)", "(GiB)", ".2f"),
-                column("ratio_text", "앞 행 대비", "vs previous row"),
-            ], "rows": [{**r, "ratio_text": f"×{r['ratio']:.0f}" if r["ratio"] else "–"} for r in n2["rows"]]},
-            "attention": {"columns": [
-                column("L", "길이 L", "length L", ","),
-                column("materialised_ms", "L×L 행렬 생성 (ms)", "materialised (ms)", ",.2f"),
-                column("fused_ms", "융합 커널 (ms)", "fused kernel (ms)", ",.2f"),
-                column("materialised_mib", "L×L 행렬 생성 최대 메모리 (MiB)", "materialised peak (MiB)", ",.1f"),
-                column("fused_mib", "융합 커널 최대 메모리 (MiB)", "fused peak (MiB)", ",.1f"),
-                column("weights_mib", "가중치 h×L×L (MiB, 계산값)", "weights h×L×L (MiB, computed)", ",.1f"),
-            ], "rows": [{**r, "materialised_ms": 1e3 * r["materialised_s"], "fused_ms": 1e3 * r["fused_s"]}
-                        for r in attention["rows"]]},
-            "kv": {"columns": [
-                column("N", "생성 토큰 수 N", "tokens generated N"),
-                column("no_cache_s", "캐시 없음 (초)", "no cache (s)", ".3f"),
-                column("cache_s", "KV 캐시 (초)", "KV cache (s)", ".3f"),
-                column("speedup", "속도 향상 (배)", "speed-up (×)", ".1f"),
-                column("no_cache_positions", "계산한 위치 수 (캐시 없음)", "positions computed (no cache)", ","),
-                column("cache_positions", "계산한 위치 수 (KV 캐시)", "positions computed (KV cache)", ","),
-            ], "rows": kv["rows"]},
-        },
     }
-
-
-# ---------------------------------------------------------------- figures
-
-LABELS = {
-    "ko": {
-        "time_title": "어텐션 한 번의 시간 ({device})",
-        "mem_title": "어텐션 한 번의 최대 메모리 (h = {h}, $d_k$ = {d_k})",
-        "cpu": "CPU, 스레드 {n}개",
-        "L": "시퀀스 길이 L (토큰)",
-        "seconds": "시간 (초, 중앙값)",
-        "mib": "메모리 (MiB)",
-        "materialised": "L×L 행렬을 만드는 구현 (강의 코드)",
-        "fused": "융합 커널 (PyTorch SDPA)",
-        "weights": "가중치 행렬 h×L×L, fp32 (계산값)",
-        "square": "$L^2$에 비례 (참고선)",
-        "slope": "기울기 {s:.2f}",
-        "fit": "기울기: L = {a}~{b} 구간의 로그-로그 기울기",
-        "gen_title": "토큰 N개 생성 시간 ({device})",
-        "N": "생성한 토큰 수 N",
-        "cache": "KV 캐시 사용",
-        "no_cache": "캐시 없음 (매번 앞부분 전체 재계산)",
-        "speed_title": "KV 캐시의 속도 향상",
-        "speedup": "속도 향상 (배)",
-        "one": "1배 (차이 없음)",
-    },
-    "en": {
-        "time_title": "Time of one attention call ({device})",
-        "mem_title": "Peak memory of one attention call (h = {h}, $d_k$ = {d_k})",
-        "cpu": "CPU, threads: {n}",
-        "L": "sequence length L (tokens)",
-        "seconds": "time (s, median)",
-        "mib": "memory (MiB)",
-        "materialised": "materialises L×L (course code)",
-        "fused": "fused kernel (PyTorch SDPA)",
-        "weights": "weights h×L×L, fp32 (computed)",
-        "square": "proportional to $L^2$ (guide)",
-        "slope": "slope {s:.2f}",
-        "fit": "slope: log-log, from L = {a} to {b}",
-        "gen_title": "Time to generate N tokens ({device})",
-        "N": "tokens generated N",
-        "cache": "with KV cache",
-        "no_cache": "no cache (whole prefix recomputed)",
-        "speed_title": "Speed-up from the KV cache",
-        "speedup": "speed-up (×)",
-        "one": "1× (no gain)",
-    },
-}
-
-
-def plain_log_ticks(ax) -> None:
-    """Tick labels as plain numbers (128, 0.01), not mathtext powers: NanumGothic lacks U+2212."""
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-
-
-def device_label(results: dict, t: dict) -> str:
-    d = results["device"]
-    return t["cpu"].format(n=d["threads"]) if d["type"] == "cpu" else d["name"]
-
-
-def figures(results: dict, lang: str, outdir) -> list:
-    t = plotting.labels(LABELS, lang)
-    with plotting.style(lang):
-        return [attention_figure(results["attention"], t, device_label(results, t), outdir),
-                kv_figure(results["kv"], t, device_label(results, t), outdir)]
-
-
-def attention_figure(a: dict, t: dict, device: str, outdir):
-    """Log-log time and memory against L for the materialised and the fused attention."""
-    c = plotting.COLORS
-    L = a["lengths"]
-    col = {k: [r[k] for r in a["rows"]] for k in a["rows"][0]}
-    fit = a["fit_lengths"]
-    fig, (ax1, ax2) = plotting.subplots(1, 2, figsize=(9.6, 3.9))
-    ax1.loglog(L, col["materialised_s"], "o-", color=c["raw"],
-               label=f"{t['materialised']}, {t['slope'].format(s=a['slope_materialised'])}")
-    ax1.loglog(L, col["fused_s"], "s-", color=c["scaled"],
-               label=f"{t['fused']}, {t['slope'].format(s=a['slope_fused'])}")
-    guide = [col["materialised_s"][-1] * (x / L[-1]) ** 2 for x in L]  # ∝ L², through the last point
-    ax1.loglog(L, guide, ":", color=c["reference"], label=t["square"])
-    ax1.set(title=t["time_title"].format(device=device), xlabel=t["L"], ylabel=t["seconds"])
-    ax1.text(0.98, 0.03, t["fit"].format(a=fit[0], b=fit[-1]), transform=ax1.transAxes, ha="right",
-             fontsize=7.5, color=c["reference"])
-    ax2.loglog(L, col["materialised_mib"], "o-", color=c["raw"], label=t["materialised"])
-    ax2.loglog(L, [max(m, 1e-3) for m in col["fused_mib"]], "s-", color=c["scaled"], label=t["fused"])
-    ax2.loglog(L, col["weights_mib"], "--", color=c["reference"], label=t["weights"])
-    ax2.set(title=t["mem_title"].format(h=a["n_heads"], d_k=a["d_k"]), xlabel=t["L"], ylabel=t["mib"])
-    for ax in (ax1, ax2):
-        ax.set_xscale("log", base=2)
-        plain_log_ticks(ax)
-        ax.legend(fontsize=7.5, loc="upper left")
-    return plotting.save(fig, outdir, "attention_cost")
-
-
-def kv_figure(kv: dict, t: dict, device: str, outdir):
-    """Generation time with and without the cache, and the speed-up, against N."""
-    c = plotting.COLORS
-    N = kv["lengths"]
-    fig, (ax1, ax2) = plotting.subplots(1, 2, figsize=(9.6, 3.6))
-    # linear axes: the uncached curve bends upwards (each step redoes the prefix), the cached one is straight
-    ax1.plot(N, [r["no_cache_s"] for r in kv["rows"]], "o-", color=c["raw"], label=t["no_cache"])
-    ax1.plot(N, [r["cache_s"] for r in kv["rows"]], "s-", color=c["scaled"], label=t["cache"])
-    ax1.set(title=t["gen_title"].format(device=device), xlabel=t["N"], ylabel=t["seconds"], ylim=(0, None))
-    ax1.legend(fontsize=8)
-    ax2.plot(N, kv["speedup"], "o-", color=c["accent"])
-    for n, s in zip(N, kv["speedup"]):
-        ax2.annotate(f"×{s:.1f}", (n, s), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)
-    ax2.axhline(1, ls=":", color=c["reference"], label=t["one"])
-    ax2.set(title=t["speed_title"], xlabel=t["N"], ylabel=t["speedup"], ylim=(0, max(kv["speedup"]) * 1.2))
-    ax2.legend(fontsize=8, loc="upper left")
-    for ax in (ax1, ax2):
-        ax.set_xticks(N)
-    return plotting.save(fig, outdir, "kv_cache")

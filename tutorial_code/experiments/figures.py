@@ -25,12 +25,8 @@ import torch
 
 import tutorial_code as tc
 
-from . import diagrams, heatmaps, plotting
 from . import worked_examples as we
-from .figure_labels import LABELS, WORDS
-from .tables import column
-
-TITLE = {"ko": "설명 그림과 손으로 푸는 예제", "en": "Explanatory figures and worked examples"}
+from .worked_examples import WORDS
 
 
 @dataclass(frozen=True)
@@ -155,7 +151,6 @@ def run(cfg: Config, ctx) -> dict:
     results["messages"] = {"learned_position": error_message(
         lambda: tc.LearnedPositionalEmbedding(cfg.pe_max_len, 4)(torch.zeros(1, too_long, 4))),
         "learned_position_length": too_long}
-    results["tables"] = tables(results)
     return results
 
 
@@ -183,86 +178,3 @@ def stretch_longer(lib: dict) -> dict:
         "output_longer_unscaled": output(dots),
         "output_longer_scaled": output(dots / math.sqrt(d_k)),
     }
-
-
-# ---------------------------------------------------------------- tables for the pages
-
-def matrix_table(M, row_names, col_names, corner, fmt=".2f") -> dict:
-    """A matrix as a page table; ``corner`` = (ko, en) header of the row-name column."""
-    cols = [column("row", *corner)] + [column(f"c{j}", c, c, fmt) for j, c in enumerate(col_names)]
-    rows = [{"row": r} | {f"c{j}": v for j, v in enumerate(M[i])} for i, r in enumerate(row_names)]
-    return {"columns": cols, "rows": rows}
-
-
-def tables(res: dict) -> dict:
-    lib, sdpa, toy = res["library"], res["sdpa"], res["toy"]
-    books = range(1, len(lib["keys"]) + 1)
-    per_query = [(f"{kind}_{q}", f"q{n}·k" if kind == "dot" else f"q{n}·k/√{lib['d_k']}", fmt)
-                 for n, q in ((1, "one"), (2, "both")) for kind, fmt in (("dot", ".2f"), ("scaled", ".3f"))]
-    out = {"library": {
-        "columns": [column("book", "책", "book"), column("key", "키 k", "key k"),
-                    column("value", "밸류 v (내용)", "value v (content)")]
-                   + [column(key, label, label, fmt) for key, label, fmt in per_query[:2]]
-                   + [column("w_one", "가중치 (q1)", "weight (q1)", ".3f")]
-                   + [column(key, label, label, fmt) for key, label, fmt in per_query[2:]]
-                   + [column("w_both", "가중치 (q2)", "weight (q2)", ".3f")],
-        "rows": [{"book": b, "key": _vec(lib["keys"][b - 1]), "value": _vec(lib["values"][b - 1]),
-                  **{f"{kind}_{q}": lib[q][src][b - 1] for q in ("one", "both")
-                     for kind, src in (("dot", "dots"), ("scaled", "scaled"), ("w", "weights"))}}
-                 for b in books]}}
-    out["library_hand"] = {
-        "columns": [column("query", "쿼리", "query"), column("quantity", "값", "quantity"),
-                    column("hand", "손 계산", "by hand", ".6f"), column("code", "코드", "code", ".6f"),
-                    column("diff", "차이", "difference", ".1e")],
-        "rows": [{"query": f"q{n} = {_vec(lib[q]['query'])}", "quantity": f"{name}{j + 1}",
-                  "hand": h, "code": c, "diff": abs(h - c)}
-                 for n, q in ((1, "one"), (2, "both"))
-                 for name, hs, cs in (("w", lib[q]["hand"]["weights"], lib[q]["weights"]),
-                                      ("out", lib[q]["hand"]["output"], lib[q]["output"]))
-                 for j, (h, c) in enumerate(zip(hs, cs))]}
-    st = lib["stretch"]
-    n, dw = st["factor"], st["wider_d_k"]
-    settings = ((f"q·k/√{lib['d_k']}", "scaled"), ("q·k", "unscaled"),
-                (f"({n:g}q)·({n:g}k)", "longer_unscaled"),
-                (f"q'·k', d_k = {dw}", "wider_unscaled"), (f"q'·k'/√{dw}", "wider_scaled"))
-    out["library_stretch"] = {
-        "columns": [column("scores", "점수", "scores")]
-                   + [column(f"w{b}", f"가중치 (책 {b})", f"weight (book {b})", ".4f") for b in books],
-        "rows": [{"scores": label} | {f"w{b}": st[key][b - 1] for b in books} for label, key in settings]}
-    L = sdpa["L"]
-    q_names, k_names = [f"q{i + 1}" for i in range(L)], [f"k{j + 1}" for j in range(L)]
-    dims = [str(j + 1) for j in range(sdpa["d_k"])]
-    out["sdpa_inputs"] = matrix_table(sdpa["Q"] + sdpa["K"] + sdpa["V"],
-                                      q_names + k_names + [f"v{j + 1}" for j in range(L)],
-                                      dims, ("벡터 \\ 성분", "vector \\ component"), fmt=".0f")
-    for step in ("scores", "scaled", "weights"):
-        out[f"sdpa_{step}"] = matrix_table(sdpa[step], q_names, k_names, ("쿼리 \\ 키", "query \\ key"))
-    out["sdpa_output"] = matrix_table(sdpa["output"], [f"out{i + 1}" for i in range(L)], dims,
-                                      ("출력 \\ 성분", "output \\ component"))
-    for lang in ("ko", "en"):
-        order = toy["lang"][lang]["order"]
-        names = [WORDS[lang][w] for w in order]
-        corner = ("쿼리 단어 \\ 키 단어", "query word \\ key word")
-        out[f"toy_weights_{lang}"] = matrix_table(toy["lang"][lang]["weights"], names, names, corner)
-    return out
-
-
-def _vec(v) -> str:
-    return "[" + ", ".join(f"{x:g}" for x in v) + "]"
-
-
-# ---------------------------------------------------------------- figures
-
-def figures(results: dict, lang: str, outdir) -> list:
-    t = plotting.labels(LABELS, lang)
-    with plotting.style(lang):
-        return [
-            diagrams.architecture(t, outdir),
-            diagrams.qkv_roles(results["library"], t, outdir),
-            heatmaps.sdpa_steps(results["sdpa"], t, outdir),
-            heatmaps.self_attention(results["toy"], lang, t, outdir),
-            heatmaps.causal(results["causal"], t, outdir),
-            diagrams.multihead(results["multihead"], t, outdir),
-            heatmaps.sinusoid(results["sinusoid"], t, outdir),
-            heatmaps.rope(results["rope"], t, outdir),
-        ]

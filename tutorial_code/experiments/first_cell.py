@@ -40,12 +40,9 @@ from torch import Tensor, nn
 from tutorial_code.layers import EncoderLayer
 from tutorial_code.position import LearnedPositionalEmbedding
 
-from . import plotting
 from .cpu_threads import torch_threads
 from .seed_stack import LoopedModels, StackedModels, fit_binary, predict
-from .tables import column
 
-TITLE = {"ko": "첫 칸 기억하기: LSTM 대 트랜스포머", "en": "Remember the first cell: LSTM vs Transformer"}
 MODELS = ("lstm", "transformer", "no_position")
 
 
@@ -248,7 +245,6 @@ def run(cfg: Config, ctx) -> dict:
     res["map_length"] = cfg.map_length
     res["at"] = {str(L): at_length(res, L) for L in lengths}
     res["summary"] = summary(res)
-    res["tables"] = tables(res)
     return res
 
 
@@ -286,152 +282,3 @@ def summary(res: dict) -> dict:
         "longest": max(res["lengths"]),
         "longest_no_position": max(res["no_position"]["lengths"]),
     }
-
-
-def tables(res: dict) -> dict:
-    rows = [res["at"][str(L)] for L in res["lengths"]]
-    length = column("length", "길이 $L$", "length $L$")
-    return {
-        "accuracy": {"columns": [
-            length,
-            column("lstm", "LSTM", "LSTM", ".3f"),
-            column("transformer", "트랜스포머", "Transformer", ".3f"),
-            column("no_position", "트랜스포머 (위치 없음)", "Transformer (no position)", ".3f"),
-            column("bag_bound", "순서 없이 가능한 최고", "best possible without order", ".3f"),
-        ], "rows": rows},
-        "accuracy_seeds": {"columns": [
-            length,
-            column("lstm_seeds", "LSTM (시드별)", "LSTM (per seed)"),
-            column("transformer_seeds", "트랜스포머 (시드별)", "Transformer (per seed)"),
-            column("no_position_seeds", "위치 없음 (시드별)", "no position (per seed)"),
-        ], "rows": rows},
-        "attention": {"columns": [
-            length,
-            column("uniform", "균등 $1/L$", "uniform $1/L$", ".3f"),
-            column("transformer_attn", "첫 칸 어텐션", "attention to cell 1", ".3f"),
-            column("transformer_attn_ratio", "균등 대비 배수", "× uniform", ".1f"),
-            column("transformer_attn_best_head", "가장 강한 헤드", "strongest head", ".3f"),
-            column("no_position_attn", "위치 없음: 첫 칸 어텐션", "no position: attention to cell 1", ".3f"),
-            column("no_position_attn_ratio", "위치 없음: 균등 대비", "no position: × uniform", ".2f"),
-        ], "rows": rows},
-        "ablation": {"columns": [
-            length,
-            column("no_position", "정확도 (평균)", "accuracy (mean)", ".3f"),
-            column("no_position_seeds", "정확도 (시드별)", "accuracy (per seed)"),
-            column("bag_bound", "순서 없이 가능한 최고", "best possible without order", ".3f"),
-            column("no_position_attn", "첫 칸 어텐션", "attention to cell 1", ".4f"),
-            column("uniform", "균등 $1/L$", "uniform $1/L$", ".4f"),
-        ], "rows": [r for r in rows if "no_position" in r]},
-    }
-
-
-# ---------------------------------------------------------------- figures
-
-LABELS = {
-    "ko": {
-        "length": "수열 길이 $L$",
-        "acc_title": "테스트 정확도",
-        "acc_y": "정확도",
-        "lstm": "LSTM",
-        "transformer": "트랜스포머",
-        "no_position": "트랜스포머 (위치 없음)",
-        "chance": "찍기 (0.5)",
-        "bound": "순서 없이 가능한 최고",
-        "attn_title": "첫 칸에 주는 어텐션",
-        "attn_y": "평균 가중치 (헤드·쿼리 평균)",
-        "best_head": "트랜스포머: 가장 강한 헤드",
-        "uniform": "균등 분배 $1/L$",
-        "map_title": "테스트 수열에 대한 평균 어텐션 (헤드 평균, $L$ = {L})",
-        "seed": "시드 {s}",
-        "query": "쿼리 위치",
-        "key": "키 위치",
-        "weight": "가중치",
-    },
-    "en": {
-        "length": "sequence length $L$",
-        "acc_title": "Test accuracy",
-        "acc_y": "accuracy",
-        "lstm": "LSTM",
-        "transformer": "Transformer",
-        "no_position": "Transformer (no position)",
-        "chance": "guessing (0.5)",
-        "bound": "best possible without order",
-        "attn_title": "Attention paid to the first cell",
-        "attn_y": "mean weight (over heads and queries)",
-        "best_head": "Transformer: strongest head",
-        "uniform": "uniform $1/L$",
-        "map_title": "Mean attention over the test sequences (heads averaged, $L$ = {L})",
-        "seed": "seed {s}",
-        "query": "query position",
-        "key": "key position",
-        "weight": "weight",
-    },
-}
-COLOR = {"lstm": "raw", "transformer": "scaled", "no_position": "other"}
-MARKER = {"lstm": "o", "transformer": "s", "no_position": "^"}
-
-
-def _length_axis(ax, lengths, t):
-    ax.set_xscale("log")
-    ax.set_xticks(lengths, [str(L) for L in lengths])
-    ax.minorticks_off()
-    ax.set_xlabel(t["length"])
-
-
-def figures(results: dict, lang: str, outdir) -> list:
-    t = plotting.labels(LABELS, lang)
-    with plotting.style(lang):
-        return [accuracy_figure(results, t, outdir), attention_figure(results, t, outdir),
-                attention_map_figure(results, t, outdir)]
-
-
-def accuracy_figure(res, t, outdir):
-    c = plotting.COLORS
-    fig, ax = plotting.subplots(1, 1, figsize=(6.0, 4.4))
-    ax.axhline(0.5, ls="--", color=c["reference"], lw=1, label=t["chance"])
-    ax.plot(res["lengths"], res["bag_bound"], ":", color=c["reference"], label=t["bound"])
-    for kind in MODELS:
-        part, col = res[kind], c[COLOR[kind]]
-        ax.plot(part["lengths"], part["acc"], MARKER[kind] + "-", color=col, label=t[kind])
-        for L, accs in zip(part["lengths"], part["acc_seeds"]):  # one faint dot per seed
-            ax.scatter([L] * len(accs), accs, color=col, alpha=0.35, s=14, lw=0)
-    _length_axis(ax, res["lengths"], t)
-    ax.set(title=t["acc_title"], ylabel=t["acc_y"], ylim=(0.4, 1.03))
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=3, fontsize=8)
-    return plotting.save(fig, outdir, "accuracy")
-
-
-def attention_figure(res, t, outdir):
-    c = plotting.COLORS
-    fig, ax = plotting.subplots(1, 1, figsize=(6.0, 4.4))
-    ax.plot(res["lengths"], res["uniform"], "--", color=c["reference"], label=t["uniform"])
-    for kind in ("transformer", "no_position"):
-        part = res[kind]
-        ax.plot(part["lengths"], part["attn_first"], MARKER[kind] + "-", color=c[COLOR[kind]],
-                label=t[kind])
-    tr = res["transformer"]
-    ax.plot(tr["lengths"], tr["attn_first_best_head"], "s:", color=c["scaled"], alpha=0.6,
-            mfc="none", label=t["best_head"])
-    plotting.log_y(ax)
-    _length_axis(ax, res["lengths"], t)
-    ax.set(title=t["attn_title"], ylabel=t["attn_y"])
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
-    return plotting.save(fig, outdir, "attention")
-
-
-def attention_map_figure(res, t, outdir):
-    """Head-averaged attention at L = map_length: each seed with position, one without."""
-    panels = [(t["transformer"] + " · " + t["seed"].format(s=i), m)
-              for i, m in enumerate(res["transformer"]["attn_maps"])]
-    panels.append((t["no_position"] + " · " + t["seed"].format(s=0),
-                   res["no_position"]["attn_maps"][0]))
-    fig, axes = plotting.subplots(1, len(panels), figsize=(3.4 * len(panels), 3.8))
-    vmax = max(max(max(row) for row in m) for _, m in panels)
-    for ax, (title, m) in zip(axes, panels):
-        im = ax.imshow(m, cmap="viridis", vmin=0, vmax=vmax)  # m: (L, L) nested lists
-        ax.set_title(title, fontsize=9)
-        ax.set(xlabel=t["key"], ylabel=t["query"])
-        ax.grid(False)
-    fig.colorbar(im, ax=axes, shrink=0.85, label=t["weight"])
-    fig.suptitle(t["map_title"].format(L=res["map_length"]))
-    return plotting.save(fig, outdir, "attention_map")

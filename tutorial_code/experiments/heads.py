@@ -20,20 +20,13 @@ import math
 import statistics
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 
 import tutorial_code as tc
 
-from . import attention_plots as ap
 from . import digit_tasks as dt
-from . import plotting
 from . import seq2seq as s2s
 from .cpu_threads import torch_threads
-from .tables import column
-
-TITLE = {"ko": "헤드 수를 바꾸면: 같은 파라미터, 다른 분할",
-         "en": "Changing the head count: same parameters, different split"}
 
 
 @dataclass(frozen=True)
@@ -166,114 +159,4 @@ def _run(cfg: Config, ctx) -> dict:
         "patterns": drawn,
     }
     results["best_exact_match"] = max(results["test_exact_match"])
-    results["tables"] = tables(results)
     return results
-
-
-def tables(r: dict) -> dict:
-    acc_rows = []
-    for h, d_k in zip(r["head_counts"], r["d_k"]):
-        e, p = r["by_heads"][str(h)], r["params"]["by_heads"][str(h)]
-        acc_rows.append({"h": h, "d_k": d_k, "attention": p["attention"], "total": p["total"],
-                         "token": e["test_token_accuracy"], "exact": e["test_exact_match"],
-                         "per_seed": " / ".join(f"{x['test']['exact_match']:.3f}" for x in e["runs"]),
-                         "seconds": e["seconds"]})
-    p = r["patterns"]["test_average"]
-    head_rows = [{"layer": i + 1, "head": j + 1, "entropy": p["entropy"][i][j], "max": p["max_weight"][i][j],
-                  "write": p["write_weight"][i][j], "read": p["read_weight"][i][j]}
-                 for i in range(len(p["entropy"])) for j in range(len(p["entropy"][i]))]
-    return {
-        "accuracy": {"columns": [
-            column("h", "헤드 수 $h$", "heads $h$"), column("d_k", "$d_k$", "$d_k$"),
-            column("attention", "어텐션 파라미터", "attention parameters", ","),
-            column("total", "전체 파라미터", "all parameters", ","),
-            column("token", "토큰 정확도", "token accuracy", ".3f"),
-            column("exact", "완전 일치율", "exact match", ".3f"),
-            column("per_seed", "시드별 완전 일치율", "exact match per seed"),
-            column("seconds", "학습 시간 (초)", "training time (s)", ".1f")], "rows": acc_rows},
-        "patterns": {"columns": [
-            column("layer", "층", "layer"), column("head", "헤드", "head"),
-            column("entropy", "엔트로피 (nat)", "entropy (nats)", ".2f"),
-            column("max", "최대 가중치", "largest weight", ".2f"),
-            column("write", "쓸 숫자에 준 가중치", "weight on the digit written", ".2f"),
-            column("read", "방금 읽은 숫자에 준 가중치", "weight on the digit just read", ".2f")],
-            "rows": head_rows},
-    }
-
-
-LABELS = {
-    "ko": {
-        "acc_title": "헤드 수별 테스트 정확도 (시드 {n}개)",
-        "heads_axis": "헤드 수 $h$ ($d_k = 64/h$)",
-        "token": "토큰 정확도", "exact": "완전 일치율", "seed": "시드별 값",
-        "curve_title": "학습 중 검증 완전 일치율 (시드 평균)",
-        "samples": "학습 샘플 수", "exact_y": "완전 일치율",
-        "heads_legend": "$h$ = {h}",
-        "params_note": "어텐션 모듈 파라미터: 모든 $h$에서 {n:,}개",
-        "grid_title": "크기순 정렬을 배운 헤드 4개의 크로스 어텐션 (입력 {src})",
-        "layer": "{i}층", "query": "디코더 입력", "key": "소스 토큰",
-        "head_title": "헤드 {j}\nH={H:.2f} · 쓸 숫자 {w:.2f}",
-        "mark_note": "주황 테두리: 지금 쓸 숫자가 있는 소스 위치 · H: 엔트로피(nat, 균등하면 {u:.2f}) · 쓸 숫자: 그 위치에 준 가중치",
-    },
-    "en": {
-        "acc_title": "Test accuracy by head count ({n} seeds)",
-        "heads_axis": "heads $h$ ($d_k = 64/h$)",
-        "token": "token accuracy", "exact": "exact match", "seed": "per seed",
-        "curve_title": "Validation exact match during training (seed mean)",
-        "samples": "training samples", "exact_y": "exact match",
-        "heads_legend": "$h$ = {h}",
-        "params_note": "attention module parameters: {n:,} for every $h$",
-        "grid_title": "Cross-attention of the four heads that learned to sort (input {src})",
-        "layer": "layer {i}", "query": "decoder input", "key": "source token",
-        "head_title": "head {j}\nH={H:.2f} · written {w:.2f}",
-        "mark_note": "orange outline: the source position of the digit being written · H: entropy (nats; uniform = {u:.2f}) · written: the weight there",
-    },
-}
-HEAD_COLORS = ("raw", "valid", "accent", "scaled", "other")
-
-
-def figures(results: dict, lang: str, outdir) -> list:
-    t = plotting.labels(LABELS, lang)
-    with plotting.style(lang):
-        return [accuracy_figure(results, t, outdir), patterns_figure(results, t, outdir)]
-
-
-def accuracy_figure(r: dict, t: dict, outdir):
-    c = plotting.COLORS
-    fig, (ax1, ax2) = plotting.subplots(1, 2, figsize=(10.0, 3.7))
-    x = np.arange(len(r["head_counts"]))
-    ticks = [f"{h}\n($d_k$={d})" for h, d in zip(r["head_counts"], r["d_k"])]
-    for key, color, dx, marker in (("token_accuracy", c["scaled"], -0.08, "o"), ("exact_match", c["raw"], 0.08, "s")):
-        ax1.plot(x + dx, r[f"test_{key}"], marker=marker, color=color, lw=1.5,
-                 label=t["token" if key == "token_accuracy" else "exact"])
-        for i, h in enumerate(r["head_counts"]):
-            seeds = [run["test"][key] for run in r["by_heads"][str(h)]["runs"]]
-            ax1.scatter([x[i] + dx] * len(seeds), seeds, s=12, color=color, alpha=0.45, lw=0)
-    ax1.set_xticks(x, ticks)
-    title = t["acc_title"].format(n=r["seeds"]) + "\n" + t["params_note"].format(n=r["params"]["attention_module"])
-    ax1.set(title=title, xlabel=t["heads_axis"], ylim=(None, 1.01))
-    ax1.legend(fontsize=8, loc="center right")
-    for i, h in enumerate(r["head_counts"]):
-        runs = r["by_heads"][str(h)]["runs"]
-        samples = [p["samples"] for p in runs[0]["valid_curve"]]
-        mean = np.mean([[p["exact_match"] for p in run["valid_curve"]] for run in runs], axis=0)
-        ax2.plot(samples, mean, "o-", ms=3, color=c[HEAD_COLORS[i % len(HEAD_COLORS)]],
-                 label=t["heads_legend"].format(h=h))
-    ax2.set(title=t["curve_title"], xlabel=t["samples"], ylabel=t["exact_y"], ylim=(-0.02, 1.02))
-    ax2.legend(fontsize=8)
-    return plotting.save(fig, outdir, "heads_accuracy")
-
-
-def patterns_figure(r: dict, t: dict, outdir):
-    p = r["patterns"]
-    stats = p["example"]
-    n_layers, n_heads = len(p["cross"]), p["n_heads"]
-    titles = [[t["head_title"].format(j=j + 1, H=stats["entropy"][i][j], w=stats["write_weight"][i][j])
-               for j in range(n_heads)] for i in range(n_layers)]
-    marks = [(q, p["src_tokens"].index(tok)) for q, tok in enumerate(p["out_tokens"]) if tok in p["src_tokens"]]
-    fig = ap.head_grid(p["cross"], p["src_tokens"], p["tgt_tokens"], titles,
-                       [t["layer"].format(i=i + 1) for i in range(n_layers)], t["key"], t["query"], marks)
-    digits = " ".join(tok for tok in p["src_tokens"] if tok.isdigit())
-    fig.suptitle(t["grid_title"].format(src=digits), fontsize=11)
-    fig.supxlabel(t["mark_note"].format(u=p["uniform_entropy"]), fontsize=8, color=plotting.COLORS["raw"])
-    return plotting.save(fig, outdir, "heads_patterns")

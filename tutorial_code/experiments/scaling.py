@@ -13,11 +13,6 @@ from dataclasses import dataclass
 
 import torch
 
-from . import plotting
-from .tables import column
-
-TITLE = {"ko": "왜 √dₖ로 나누는가", "en": "Why divide by √dₖ"}
-
 
 @dataclass(frozen=True)
 class Config:
@@ -100,74 +95,8 @@ def run(cfg: Config, ctx) -> dict:
     return {
         **series,                                   # one list per metric, aligned with d_k
         "at": {str(r["d_k"]): r for r in rows},     # per d_k, for pages: scaling.at.512.peak_raw
+        "rows": rows,                                # the same, as table rows
         "seq_len": cfg.seq_len,
         "uniform_weight": 1 / cfg.seq_len,
         "n_scores": cfg.n_rows * cfg.seq_len,
-        "tables": {"summary": {
-            "columns": [
-                column("d_k", "d<sub>k</sub>", "d<sub>k</sub>"),
-                column("raw_std", "std(q·k)", "std(q·k)", ".2f"),
-                column("sqrt_d_k", "√d<sub>k</sub>", "√d<sub>k</sub>", ".2f"),
-                column("scaled_std", "std(q·k/√d<sub>k</sub>)", "std(q·k/√d<sub>k</sub>)", ".3f"),
-                column("peak_raw", "최대 가중치 (스케일 전)", "peak weight (unscaled)", ".3f"),
-                column("peak_scaled", "최대 가중치 (스케일 후)", "peak weight (scaled)", ".3f"),
-                column("jacobian_raw", "기울기 크기 (스케일 전)", "gradient size (unscaled)", ".3f"),
-                column("jacobian_scaled", "기울기 크기 (스케일 후)", "gradient size (scaled)", ".3f"),
-            ],
-            "rows": rows,
-        }},
     }
-
-
-LABELS = {
-    "ko": {
-        "x": "키 벡터 차원 $d_k$",
-        "spread_title": "점수의 표준편차",
-        "spread_y": "표준편차",
-        "raw": "스케일 전 $q\\cdot k$",
-        "scaled": "스케일 후 $q\\cdot k/\\sqrt{d_k}$",
-        "theory": "$\\sqrt{d_k}$ (이론값)",
-        "peak_title": "소프트맥스 최대 가중치 (키 {L}개)",
-        "peak_y": "한 행의 최대 가중치 (평균)",
-        "uniform": "균등 분배 $1/L$",
-        "grad_title": "소프트맥스 기울기의 크기",
-        "grad_y": "야코비안 노름 $\\|\\partial p/\\partial s\\|_F$ (평균)",
-    },
-    "en": {
-        "x": "key dimension $d_k$",
-        "spread_title": "Spread of the scores",
-        "spread_y": "standard deviation",
-        "raw": "unscaled $q\\cdot k$",
-        "scaled": "scaled $q\\cdot k/\\sqrt{d_k}$",
-        "theory": "$\\sqrt{d_k}$ (theory)",
-        "peak_title": "Largest softmax weight ({L} keys)",
-        "peak_y": "largest weight in a row (mean)",
-        "uniform": "uniform $1/L$",
-        "grad_title": "Size of the softmax gradient",
-        "grad_y": "Jacobian norm $\\|\\partial p/\\partial s\\|_F$ (mean)",
-    },
-}
-
-
-def figures(results: dict, lang: str, outdir) -> list:
-    t = plotting.labels(LABELS, lang)
-    c = plotting.COLORS
-    d = results["d_k"]
-    with plotting.style(lang):
-        fig, (ax1, ax2, ax3) = plotting.subplots(1, 3)
-        ax1.loglog(d, results["raw_std"], "o-", color=c["raw"], label=t["raw"])
-        ax1.loglog(d, results["scaled_std"], "s-", color=c["scaled"], label=t["scaled"])
-        ax1.loglog(d, results["sqrt_d_k"], "--", color=c["reference"], label=t["theory"])
-        ax1.set(title=t["spread_title"], xlabel=t["x"], ylabel=t["spread_y"])
-        ax2.semilogx(d, results["peak_raw"], "o-", color=c["raw"], label=t["raw"])
-        ax2.semilogx(d, results["peak_scaled"], "s-", color=c["scaled"], label=t["scaled"])
-        ax2.axhline(results["uniform_weight"], ls=":", color=c["reference"], label=t["uniform"])
-        ax2.set(title=t["peak_title"].format(L=results["seq_len"]), xlabel=t["x"],
-                ylabel=t["peak_y"], ylim=(0, 1.02))
-        ax3.semilogx(d, results["jacobian_raw"], "o-", color=c["raw"], label=t["raw"])
-        ax3.semilogx(d, results["jacobian_scaled"], "s-", color=c["scaled"], label=t["scaled"])
-        ax3.set(title=t["grad_title"], xlabel=t["x"], ylabel=t["grad_y"], ylim=(0, None))
-        for ax in (ax1, ax2, ax3):
-            ax.set_xscale("log", base=2)
-            ax.legend(fontsize=8)
-        return [plotting.save(fig, outdir, "scaling")]

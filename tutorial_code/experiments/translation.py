@@ -24,14 +24,9 @@ from torch import nn
 
 import tutorial_code as tc
 
-from . import plotting
 from .cpu_threads import torch_threads
 from .ko_en_grammar import (ADJECTIVES, BOS, EOS, NOUNS, PAD, VERBS, Sentence, encode, example_triple,
                             has_batchim, realise, split_triples, trim, triples, vocabulary)
-from .tables import column
-
-TITLE = {"ko": "장난감 한→영 번역과 크로스 어텐션", "en": "A toy Korean→English translator and its cross-attention"}
-
 
 # ---------------------------------------------------------------- training and scoring
 
@@ -279,6 +274,7 @@ def run(cfg: Config, ctx) -> dict:
         **scores,
         "example": example,
         "example_scrambled": scrambled,
+        "samples": [example_row(example), example_row(scrambled)] + sample_rows(data, outs, vocab),
         "alignment": aligned,
         "curve": curve,
         "final_loss": curve[-1]["loss"],
@@ -291,23 +287,8 @@ def run(cfg: Config, ctx) -> dict:
                   "verbs": len(VERBS), "adjectives": len(ADJECTIVES), "train": cfg.n_train,
                   "test": cfg.n_test, "triples": len(triples()),
                   "train_triples": len(data["train_triples"]), "test_triples": len(data["test_triples"])},
-        "tables": {
-            "samples": {"columns": [
-                column("source", "한국어 입력", "Korean source"),
-                column("reference", "정답", "reference"),
-                column("output", "모델 번역", "model output"),
-                column("match", "일치", "match"),
-            ], "rows": [example_row(example), example_row(scrambled)] + sample_rows(data, outs, vocab)},
-            "by_pattern": {"columns": [
-                column("pattern", "어순 (한국어)", "pattern (Korean)"),
-                column("n", "문장 수", "sentences"),
-                column("exact_match", "완전 일치율", "exact match", ".1%"),
-            ], "rows": [{"pattern": PATTERNS[p], **v} for p, v in scores["by_pattern"].items()]},
-        },
     }
 
-
-# ---------------------------------------------------------------- figures
 
 GATES = {
     "exact_match": (0.95, 1.0),           # held-out sentences translated word for word
@@ -318,114 +299,3 @@ GATES = {
     "alignment.argmax_hit": (0.8, 1.0),   # most English words peak on the Korean word they translate
 }
 TINY_GATES = {"example.in_training": (0, 0), "test_token_acc": (0.2, 1.0)}
-
-LABELS = {
-    "ko": {
-        "src": "한국어 입력 (인코더)",
-        "tgt": "만들어 내는 영어 단어 (디코더)",
-        "eos": "(끝)",
-        "mean_title": "크로스 어텐션 (마지막 층, 헤드 평균)",
-        "grid_title": "층 × 헤드별 크로스 어텐션",
-        "layer": "층 {l}",
-        "head": "헤드 {h}",
-        "mean": "헤드 평균",
-        "weight": "가중치",
-        "epoch": "에포크",
-        "loss_title": "손실",
-        "train_loss": "학습 데이터",
-        "test_loss": "테스트 (처음 보는 조합)",
-        "loss": "교차 엔트로피",
-        "acc_title": "처음 보는 조합의 문장 (테스트)",
-        "acc": "정확도",
-        "token_acc": "토큰 정확도 (교사 강요)",
-        "exact": "문장 완전 일치율 (그리디 디코딩, 학습 후)",
-    },
-    "en": {
-        "src": "Korean source (encoder)",
-        "tgt": "English word being produced (decoder)",
-        "eos": "(end)",
-        "mean_title": "Cross-attention (last layer, mean over heads)",
-        "grid_title": "Cross-attention by layer × head",
-        "layer": "layer {l}",
-        "head": "head {h}",
-        "mean": "mean of heads",
-        "weight": "weight",
-        "epoch": "epoch",
-        "loss_title": "Loss",
-        "train_loss": "training data",
-        "test_loss": "test (unseen combinations)",
-        "loss": "cross-entropy",
-        "acc_title": "Sentences with unseen combinations (test)",
-        "acc": "accuracy",
-        "token_acc": "token accuracy (teacher forcing)",
-        "exact": "exact sentence match (greedy, after training)",
-    },
-}
-
-
-def heatmap(ax, matrix, cols, rows, numbers: bool = True, ticks=(True, True)):
-    """One attention map: rows = produced target words, columns = source words."""
-    im = ax.imshow(matrix, cmap="Blues", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(len(cols)), cols if ticks[0] else [], rotation=30 if len(cols) > 3 else 0)
-    ax.set_yticks(range(len(rows)), rows if ticks[1] else [])
-    ax.grid(False)
-    if numbers:
-        for i, row in enumerate(matrix):
-            for j, w in enumerate(row):
-                ax.text(j, i, f"{w:.2f}", ha="center", va="center", fontsize=8,
-                        color="white" if w > 0.6 else "black")
-    return im
-
-
-def figures(results: dict, lang: str, outdir) -> list:
-    t = plotting.labels(LABELS, lang)
-    files = []
-    with plotting.style(lang):
-        for stem, key in (("cross_attention", "example"), ("cross_attention_scrambled", "example_scrambled")):
-            ex = results[key]
-            rows = ex["rows"][:-1] + [t["eos"]]
-            fig, ax = plotting.subplots(1, 1, figsize=(4.6, 4.2))
-            im = heatmap(ax, ex["mean"][-1], ex["korean"], rows)
-            ax.set(title=f"{t['mean_title']}\n{' '.join(ex['korean'])}", xlabel=t["src"], ylabel=t["tgt"])
-            fig.colorbar(im, ax=ax, shrink=0.8, label=t["weight"])
-            files.append(plotting.save(fig, outdir, stem))
-        files.append(grid_figure(results["example"], t, outdir))
-        files.append(curve_figure(results, t, outdir))
-    return files
-
-
-def grid_figure(ex: dict, t: dict, outdir):
-    """Layer × head maps of the example, with the head average in the last column."""
-    n_layers, n_heads = len(ex["heads"]), len(ex["heads"][0])
-    rows = ex["rows"][:-1] + [t["eos"]]
-    fig, axes = plotting.subplots(n_layers, n_heads + 1, figsize=(1.9 * (n_heads + 1) + 0.6, 2.5 * n_layers + 0.6),
-                                  squeeze=False)
-    for l in range(n_layers):
-        for h in range(n_heads + 1):
-            ax = axes[l][h]
-            m = ex["heads"][l][h] if h < n_heads else ex["mean"][l]
-            im = heatmap(ax, m, ex["korean"], rows, numbers=False, ticks=(l == n_layers - 1, h == 0))
-            ax.set_title(t["head"].format(h=h + 1) if h < n_heads else t["mean"], fontsize=9)
-            if h == 0:
-                ax.set_ylabel(t["layer"].format(l=l + 1), fontsize=10)
-    fig.colorbar(im, ax=axes, shrink=0.6, label=t["weight"])
-    fig.suptitle(t["grid_title"])
-    return plotting.save(fig, outdir, "cross_attention_heads")
-
-
-def curve_figure(results: dict, t: dict, outdir):
-    """Training and held-out loss, held-out token accuracy; the final exact match as a line."""
-    c = plotting.COLORS
-    curve = results["curve"]
-    epochs = [r["epoch"] for r in curve]
-    fig, (ax1, ax2) = plotting.subplots(1, 2)
-    ax1.plot(epochs[1:], [r["loss"] for r in curve[1:]], "-", color=c["train"], label=t["train_loss"])
-    ax1.plot(epochs, [r["test_loss"] for r in curve], "--", color=c["valid"], label=t["test_loss"])
-    ax1.set(title=t["loss_title"], xlabel=t["epoch"], ylabel=t["loss"])
-    plotting.log_y(ax1)
-    ax1.legend(fontsize=8)
-    ax2.plot(epochs, [r["test_token_acc"] for r in curve], "-", color=c["valid"], label=t["token_acc"])
-    ax2.axhline(results["exact_match"], ls=":", color=c["accent"], label=t["exact"])
-    ax2.set(title=t["acc_title"], xlabel=t["epoch"], ylabel=t["acc"], ylim=(0, 1.02))
-    ax2.legend(fontsize=8, loc="lower right")
-    return plotting.save(fig, outdir, "training_curve")

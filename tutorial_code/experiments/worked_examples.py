@@ -20,6 +20,13 @@ import tutorial_code as tc
 
 F64 = torch.float64
 
+# the toy sentence of lesson 4: one vector per word id, shown in each language's words
+WORDS = {
+    "ko": {"that": "그", "cat": "고양이가", "this": "이", "fish": "생선을", "ate": "먹었다"},
+    "en": {"that": "that", "cat": "cat", "this": "this", "fish": "fish", "ate": "ate"},
+}
+
+
 
 def t64(rows) -> torch.Tensor:
     """A float64 CPU tensor from nested lists."""

@@ -64,7 +64,7 @@ plt.rcParams["figure.dpi"] = 80
 # [[code:masks.causal_mask]]
 
 
-# [[code:multihead.check_positive]]
+# [[code:sizes.check_positive]]
 
 
 # [[code:position.sinusoidal_table]]

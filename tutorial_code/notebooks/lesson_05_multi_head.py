@@ -62,7 +62,7 @@ plt.rcParams["figure.dpi"] = 80
 # [[code:attention.scaled_dot_product_attention]]
 
 
-# [[code:multihead.check_positive]]
+# [[code:sizes.check_positive]]
 
 
 # [[code:multihead.MultiHeadAttention]]

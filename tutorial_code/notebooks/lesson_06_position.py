@@ -68,7 +68,7 @@ f64 = torch.float64
 # [[code:attention.scaled_dot_product_attention]]
 
 
-# [[code:multihead.check_positive]]
+# [[code:sizes.check_positive]]
 
 
 # [[code:multihead.MultiHeadAttention]]

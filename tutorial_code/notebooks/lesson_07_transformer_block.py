@@ -60,7 +60,7 @@ plt.rcParams["figure.dpi"] = 80
 # sit on top of lesson 3's `scaled_dot_product_attention` and lesson 5's `MultiHeadAttention`.
 
 # %%
-# [[code:multihead.check_positive]]
+# [[code:sizes.check_positive]]
 
 
 # [[code:attention.check_mask]]

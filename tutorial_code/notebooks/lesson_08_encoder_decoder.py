@@ -153,7 +153,7 @@ print("\nrows of the real tokens: combined == causal?", torch.equal(both[0, 0, :
 # lesson's `Encoder`, `Decoder`, the three model classes and `greedy_decode` on top.
 
 # %%
-# [[code:multihead.check_positive]]
+# [[code:sizes.check_positive]]
 
 
 # [[code:attention.check_mask]]

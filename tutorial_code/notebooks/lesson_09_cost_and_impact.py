@@ -200,7 +200,7 @@ plt.show()
 # "Code" section.
 
 # %%
-# [[code:multihead.check_positive]]
+# [[code:sizes.check_positive]]
 
 
 # [[code:multihead.MultiHeadAttention]]

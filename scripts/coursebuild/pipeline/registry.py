@@ -1,7 +1,8 @@
 """The list of experiments, in the order the course uses them.
 
-To add an experiment, write ``tutorial_code/experiments/<name>.py`` (see the package docstring)
-and append its name here. This file is deliberately left out of the cache key, so adding a name
+To add an experiment, write ``tutorial_code/experiments/<name>.py`` (compute) and
+``tutorial_code/experiments/drawing/<name>.py`` (tables and figures), see that package's
+docstring, and append its name here. This file is deliberately left out of the cache key, so adding a name
 does not invalidate the cached results of the others.
 """
 
@@ -49,10 +50,10 @@ def resolve(requested: list[str] | None) -> list[str]:
 
 
 def load(name: str) -> ModuleType:
-    """Import the experiment module and check it meets the contract."""
+    """Import the experiment's compute module and check it meets the contract."""
     resolve([name])
     module = importlib.import_module(f"tutorial_code.experiments.{name}")
-    missing = [a for a in ("Config", "run", "figures", "GATES") if not hasattr(module, a)]
+    missing = [a for a in ("Config", "run", "GATES") if not hasattr(module, a)]
     if missing:
         raise ExperimentError(
             f"experiment module {module.__name__} lacks {', '.join(missing)}; "
@@ -60,11 +61,26 @@ def load(name: str) -> ModuleType:
         )
     if not callable(getattr(module.Config, "tiny", None)):
         raise ExperimentError(f"{module.__name__}.Config needs a classmethod tiny()")
+    return module
+
+
+def load_drawing(name: str) -> ModuleType:
+    """Import the experiment's drawing module and check it meets the contract."""
+    resolve([name])
+    module = importlib.import_module(f"tutorial_code.experiments.drawing.{name}")
+    if not callable(getattr(module, "figures", None)):
+        raise ExperimentError(f"{module.__name__} needs a function figures(results, lang, outdir); "
+                              "see the contract in tutorial_code/experiments/__init__.py")
     labels = getattr(module, "LABELS", None)
-    if labels is not None and set(labels.get("ko", {})) != set(labels.get("en", {})):
-        diff = set(labels.get("ko", {})) ^ set(labels.get("en", {}))
+    if not isinstance(labels, dict) or set(labels) != {"ko", "en"}:
+        raise ExperimentError(f"{module.__name__}.LABELS must be {{'ko': {{...}}, 'en': {{...}}}}: "
+                              "every string of the experiment's figures and tables, in both languages")
+    diff = set(labels["ko"]) ^ set(labels["en"])
+    if diff:
         raise ExperimentError(
             f"{module.__name__}.LABELS: ko and en differ in keys {sorted(diff)}; "
             "every label needs both languages"
         )
+    if "title" not in labels["ko"]:
+        raise ExperimentError(f"{module.__name__}.LABELS needs a 'title' in both languages")
     return module

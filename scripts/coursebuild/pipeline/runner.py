@@ -1,4 +1,15 @@
-"""Run experiments through the cache, check their gates, write provenance."""
+"""Run experiments through the caches, check their gates, draw their figures, write provenance.
+
+Each experiment goes through two stages, each with its own cache (:mod:`.store`):
+
+1. **compute** — ``tutorial_code/experiments/<name>.py``: ``run(cfg, ctx)`` trains or
+   computes and returns the results; its gates are checked; ``results.json`` is cached under
+   a key of the code it runs and its config;
+2. **draw** — ``tutorial_code/experiments/drawing/<name>.py``: ``tables(results)`` and
+   ``figures(results, lang, outdir)`` per language, cached under a key of the results and the
+   drawing code, so a label or a colour change redraws in seconds and trains nothing.
+"""
+
 
 from __future__ import annotations
 
@@ -17,9 +28,11 @@ from pathlib import Path
 import torch
 
 from . import registry, store
+from tutorial_code.experiments.gates import as_gate
+from tutorial_code.experiments.drawing.tables import column
+
 from .context import RunContext, deterministic, device_name, pick_device, seed_everything
 from .errors import ExperimentError, GateError
-from tutorial_code.experiments.tables import column
 
 log = logging.getLogger("tutorial_code.experiments")
 
@@ -30,9 +43,11 @@ class Outcome:
 
     name: str
     status: str             # "hit" (from cache), "miss" (computed), "recomputed" (corrupt entry)
-    entry: Path             # the published cache entry folder
-    record: dict            # the parsed results.json
-    seconds: float          # time spent in this run (checking or computing)
+    entry: Path             # the published compute entry folder (results.json)
+    record: dict            # results.json, plus the drawing's "title", "tables" and "figures"
+    seconds: float          # time spent in this run (checking, computing, drawing)
+    drawing: Path           # the published drawing entry folder (figures/<lang>/*.png)
+    drawing_status: str = "hit"
 
     @property
     def computed(self) -> bool:
@@ -40,7 +55,7 @@ class Outcome:
 
     def figure_paths(self, lang: str) -> dict[str, Path]:
         """{figure name (without .png): file} for one language."""
-        return {Path(f).stem: self.entry / "figures" / lang / f for f in self.record["figures"][lang]}
+        return {Path(f).stem: self.drawing / "figures" / lang / f for f in self.record["figures"][lang]}
 
 
 @dataclass
@@ -94,6 +109,14 @@ def run_experiments(
 def _run_one(name, out_dir, dev, force, tiny, stream) -> Outcome:
     t0 = time.perf_counter()
     module = registry.load(name)
+    status, entry, record = _compute_stage(name, module, out_dir, dev, force, tiny, stream)
+    drawing_status, drawing, drawn = _draw_stage(name, entry, record, out_dir, force)
+    record = {**record, **drawn}
+    return Outcome(name, status, entry, record, time.perf_counter() - t0, drawing, drawing_status)
+
+
+def _compute_stage(name, module, out_dir, dev, force, tiny, stream) -> tuple[str, Path, dict]:
+    """(status, entry, record) of the compute cache: reuse a valid entry or run and publish."""
     cfg = module.Config.tiny() if tiny else module.Config()
     config = dataclasses.asdict(cfg)
     key, parts = store.cache_key(name, config, dev.type)
@@ -103,9 +126,9 @@ def _run_one(name, out_dir, dev, force, tiny, stream) -> Outcome:
     if not force:
         record, problem = store.verify_entry(final, key)
         if record is not None:
-            check_gates(name, record["results"], gates_for(module, tiny))
+            check_gates(name, record["results"], gates_for(module, tiny), record["device"])
             store.touch(final)
-            return Outcome(name, "hit", final, record, time.perf_counter() - t0)
+            return "hit", final, record
         if problem:
             log.warning("cache entry for '%s' at %s is corrupt (%s); recomputing it",
                         name, final, problem)
@@ -119,11 +142,11 @@ def _run_one(name, out_dir, dev, force, tiny, stream) -> Outcome:
         store.discard(staging)  # no-op after a successful promote
     store.prune(out_dir, name, keep=final)
     log.info("%s: computed in %.1fs (%s)", name, record["wall_time_s"], status)
-    return Outcome(name, status, final, record, time.perf_counter() - t0)
+    return status, final, record
 
 
 def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict:
-    """Run, check gates, draw both languages, write results.json into ``staging``."""
+    """Run, check gates, write results.json into ``staging``."""
     seed = int(getattr(cfg, "seed", 0))
     ctx = RunContext(name=name, device=dev, seed=seed, tiny=tiny,
                      out_dir=staging / "files", progress_stream=stream)
@@ -135,46 +158,81 @@ def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict
     wall = time.perf_counter() - t0
     if not isinstance(raw, dict):
         raise ExperimentError(f"{name}.run() must return a dict, not {type(raw).__name__}")
-    raw = dict(raw)
-    tables = raw.pop("tables", {})
-    # round-trip through JSON so figures see exactly what a cache hit would see
-    results, tables = json.loads(store.dumps([raw, tables]))
-    check_gates(name, results, gates_for(module, tiny))  # before drawing: fail fast
+    # round-trip through JSON so the drawings see exactly what a cache hit would see
+    results = json.loads(store.dumps(raw))
+    check_gates(name, results, gates_for(module, tiny), dev.type)
     record = {
         "experiment": name,
-        "title": getattr(module, "TITLE", {"ko": name, "en": name}),
         "key": key,
         "tiny": tiny,
         "config": config,
         "results": results,
-        "tables": tables,
         "device": dev.type,
         "device_name": device_name(dev),
         "seed": seed,
         "versions": store.library_versions(),
         "wall_time_s": round(wall, 3),
         "created_utc": _utc_now(),
-        "figures": {},
         "gates": gate_tree(module.GATES),  # the full-size claims, also in --tiny runs
     }
-    t1 = time.perf_counter()
+    store.write_json(staging / "results.json", record)
+    return record
+
+
+def _draw_stage(name, entry: Path, record: dict, out_dir, force) -> tuple[str, Path, dict]:
+    """(status, entry, drawn) of the drawings cache: title, tables and figures of one result."""
+    drawing = registry.load_drawing(name)
+    key, parts = store.drawing_key(name, store.sha256_file(entry / "results.json"))
+    final = store.entry_dir(out_dir, name, key, store.DRAWINGS)
+    store.clean_stale(out_dir, name, store.DRAWINGS)
+    if not force:
+        drawn, problem = store.verify_entry(final, key, store.DRAWINGS)
+        if drawn is not None:
+            store.touch(final)
+            return "hit", final, _public(drawn)
+        if problem:
+            log.warning("drawings of '%s' at %s are corrupt (%s); drawing them again", name, final, problem)
+    staging = store.new_staging_dir(out_dir, name, key, store.DRAWINGS)
+    try:
+        drawn = _draw(name, drawing, record["results"], key, staging)
+        store.write_manifest(staging, key, parts, store.DRAWINGS)
+        store.promote(staging, final)
+    finally:
+        store.discard(staging)
+    store.prune(out_dir, name, keep=final, kind=store.DRAWINGS)
+    log.info("%s: drawn in %.1fs", name, drawn["figure_time_s"])
+    return "miss", final, _public(drawn)
+
+
+def _public(drawn: dict) -> dict:
+    return {k: drawn[k] for k in ("title", "tables", "figures", "figure_time_s")}
+
+
+def _draw(name, drawing, results: dict, key: str, staging: Path) -> dict:
+    """Tables and both languages' figures of ``results``, written into ``staging``."""
+    t0 = time.perf_counter()
+    strings = drawing.LABELS
+    tables = drawing.tables(results) if hasattr(drawing, "tables") else {}
+    drawn = {"experiment": name, "key": key, "figures": {},
+             "title": {lang: strings[lang]["title"] for lang in store.LANGS},
+             "tables": json.loads(store.dumps(tables))}
     figure_names = None
     for lang in store.LANGS:
         outdir = staging / "figures" / lang
         outdir.mkdir(parents=True, exist_ok=True)
-        files = [Path(p) for p in module.figures(results, lang, outdir) or []]
+        files = [Path(p) for p in drawing.figures(results, lang, outdir) or []]
         for p in files:
             if p.parent.resolve() != outdir.resolve() or not p.is_file():
-                raise ExperimentError(f"{name}.figures() returned {p}, which is not a file in {outdir}")
+                raise ExperimentError(f"drawing/{name}.figures() returned {p}, which is not a file in {outdir}")
         these = sorted(p.name for p in files)
         if figure_names is not None and these != figure_names:
-            raise ExperimentError(f"{name}.figures() made {these} for {lang} but {figure_names} "
+            raise ExperimentError(f"drawing/{name}.figures() made {these} for {lang} but {figure_names} "
                                   "for the other language; both need the same file names")
         figure_names = these
-        record["figures"][lang] = these
-    record["figure_time_s"] = round(time.perf_counter() - t1, 3)
-    store.write_json(staging / "results.json", record)
-    return record
+        drawn["figures"][lang] = these
+    drawn["figure_time_s"] = round(time.perf_counter() - t0, 3)
+    store.write_json(staging / "drawn.json", drawn)
+    return drawn
 
 
 def load_report(out: str | Path | None = None) -> Report:
@@ -187,20 +245,24 @@ def load_report(out: str | Path | None = None) -> Report:
     try:
         prov = json.loads((out_dir / "provenance.json").read_text("utf-8"))
         entries = prov["entries"]
+        if prov.get("format") != store.FORMAT:
+            raise KeyError("format")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ExperimentError(
             f"no usable provenance.json in {out_dir} ({type(exc).__name__}: {exc}); "
             "run scripts/run_experiments.py first") from exc
     report = Report(out=out_dir, provenance=prov)
     for name, entry in entries.items():
-        path = out_dir / entry["path"]
+        path, drawing = out_dir / entry["path"], out_dir / entry["drawing_path"]
         record, problem = store.verify_entry(path, entry["key"])
-        if record is None:
+        drawn, drawing_problem = store.verify_entry(drawing, entry["drawing_key"], store.DRAWINGS)
+        if record is None or drawn is None:
+            what, where = ("results", path) if record is None else ("drawings", drawing)
             raise ExperimentError(
-                f"results of '{name}' at {path} are {problem or 'missing'}; "
+                f"{what} of '{name}' at {where} are {problem or drawing_problem or 'missing'}; "
                 f"recompute with: python scripts/run_experiments.py --force {name}")
         status = prov.get("experiments", {}).get(name, {}).get("status", "hit")
-        report.outcomes.append(Outcome(name, status, path, record, 0.0))
+        report.outcomes.append(Outcome(name, status, path, {**record, **_public(drawn)}, 0.0, drawing))
     return report
 
 
@@ -227,22 +289,27 @@ def lookup(data, path: str):
 def gate_tree(gates: dict) -> dict:
     """Gates as nested dicts, so pages can quote a range: ``[[reversal.gates.test.exact.0|.1%]]``."""
     tree: dict = {}
-    for path, (lo, hi) in gates.items():
+    for path, declared in gates.items():
+        gate = as_gate(declared)
         *parents, leaf = path.split(".")
         node = tree
         for part in parents:
             node = node.setdefault(part, {})
-        node[leaf] = [lo, hi]
+        node[leaf] = [gate.lo, gate.hi]
     return tree
 
 
-def check_gates(name: str, results: dict, gates: dict) -> None:
+def check_gates(name: str, results: dict, gates: dict, device_kind: str = "cpu") -> None:
     """Raise GateError listing every metric outside its closed range [lo, hi].
 
-    A gate on a list checks every element.
+    A gate on a list checks every element; a gate declared for another device kind is skipped.
     """
     failures = []
-    for metric, (lo, hi) in gates.items():
+    for metric, declared in gates.items():
+        gate = as_gate(declared)
+        lo, hi = gate.lo, gate.hi
+        if not gate.applies(device_kind):
+            continue
         try:
             value = lookup(results, metric)
         except KeyError:
@@ -264,8 +331,9 @@ def check_gates(name: str, results: dict, gates: dict) -> None:
 def provenance(report: Report, dev: torch.device, requested: str | None, tiny: bool,
                wall: float) -> dict:
     """Facts about how this run was made, for the 'how this site was built' page."""
-    rows = [{"experiment": o.name, "status": o.status,
+    rows = [{"experiment": o.name, "status": o.status, "drawing_status": o.drawing_status,
              "compute_s": o.record["wall_time_s"], "this_run_s": round(o.seconds, 3),
+             "drawing_s": o.record["figure_time_s"],
              "device": o.record["device_name"], "seed": o.record["seed"]}
             for o in report.outcomes]
     hits = sum(o.status == "hit" for o in report.outcomes)
@@ -281,21 +349,29 @@ def provenance(report: Report, dev: torch.device, requested: str | None, tiny: b
         "git": git_state(),
         "seeds": {o.name: o.record["seed"] for o in report.outcomes},
         "experiments": {r["experiment"]: r for r in rows},
-        "entries": {o.name: {"path": o.entry.relative_to(report.out).as_posix(),
-                             "key": o.record["key"]} for o in report.outcomes},
-        "cache": {"hits": hits, "misses": len(report.outcomes) - hits},
+        "entries": {o.name: {"path": o.entry.relative_to(report.out).as_posix(), "key": o.record["key"],
+                             "drawing_path": o.drawing.relative_to(report.out).as_posix(),
+                             "drawing_key": _drawing_key(o)}
+                    for o in report.outcomes},
+        "cache": {"hits": hits, "misses": len(report.outcomes) - hits,
+                  "drawings_redrawn": sum(o.drawing_status != "hit" for o in report.outcomes)},
         "run_wall_time_s": round(wall, 3),
         "tables": {"experiments": {
             "columns": [
-                column("experiment", "실험", "experiment"),
-                column("status", "캐시", "cache"),
-                column("compute_s", "계산 시간 (초)", "compute time (s)", ".1f"),
-                column("device", "장치", "device"),
-                column("seed", "시드", "seed"),
+                column("experiment", {"ko": "실험", "en": "experiment"}),
+                column("status", {"ko": "캐시", "en": "cache"}),
+                column("drawing_status", {"ko": "그림 캐시", "en": "figure cache"}),
+                column("compute_s", {"ko": "계산 시간 (초)", "en": "compute time (s)"}, ".1f"),
+                column("device", {"ko": "장치", "en": "device"}),
+                column("seed", {"ko": "시드", "en": "seed"}),
             ],
             "rows": rows,
         }},
     }
+
+
+def _drawing_key(o: Outcome) -> str:
+    return json.loads((o.drawing / "drawn.json").read_text("utf-8"))["key"]
 
 
 def cpu_model() -> str:

@@ -1,23 +1,30 @@
 """The results cache on disk: atomic writes, cache keys, manifests, checked entries.
 
-Layout under the output folder (default ``.build/`` at the repository root)::
+Two caches, one per kind of work (under the output folder, default ``.build/``)::
 
-    experiments/<name>/<key16>/results.json        numbers, config, versions, device, seed, time
-    experiments/<name>/<key16>/figures/<lang>/*.png one set per language (ko, en)
-    experiments/<name>/<key16>/manifest.json       sha256 of every file above; written last
-    experiments/<name>/.staging-*/                 a run in progress; promoted by one rename
-    provenance.json                                 how the last successful run was made
+    experiments/<name>/<key16>/results.json          numbers, config, versions, device, seed, time
+    experiments/<name>/<key16>/files/...             extra files an experiment wrote (ctx.out_dir)
+    experiments/<name>/<key16>/manifest.json         sha256 of every file above; written last
+    drawings/<name>/<key16>/drawn.json               title and tables (both languages), figure list
+    drawings/<name>/<key16>/figures/<lang>/*.png     one set per language (ko, en)
+    drawings/<name>/<key16>/manifest.json
+    <kind>/<name>/.staging-*/                        a run in progress; promoted by one rename
+    provenance.json                                  how the last successful run was made
 
-The cache key is sha256 over: the sources of the code an experiment can run, the resolved
-config, the library versions, the device kind and ``FORMAT``. The sources are every
-``tutorial_code/**/*.py`` outside ``experiments/`` (coarse but robust: any change to the model
-code reruns every experiment), the framework modules of ``experiments/`` (``_FRAMEWORK``), and
-the experiment's own module plus the modules of ``experiments/`` it imports, followed
-transitively through its import statements (so a helper such as ``diagrams.py`` only reruns
-the experiments that import it). The registry, CLI and page hook (``_NOT_HASHED``) cannot
-change a number and are left out, and so are ``sitebuild/`` and ``notebooks/``
-(``_NOT_HASHED_DIRS``), which only turn code into pages and notebooks. Import helpers with ordinary import statements (not
-``importlib``) so the dependency scan sees them.
+**Compute key** (:func:`cache_key`): sha256 over the sources of the code an experiment runs,
+its resolved config, the library versions, the device kind and ``FORMAT``. The sources are
+the teaching package's own modules (``tutorial_code/*.py``: any change to the model code reruns
+every experiment), the experiment's compute module and the modules of ``tutorial_code`` it
+imports, followed transitively through its import statements, and the run context that seeds
+it (``pipeline/context.py``). Drawing code (``tutorial_code/experiments/drawing/``) is never
+part of it, and a compute module may not import it or matplotlib (:func:`compute_sources`
+refuses), so a label or a colour never retrains a model.
+
+**Drawing key** (:func:`drawing_key`): sha256 over the experiment's ``results.json``, the
+sources of its drawing module and what that imports, the plotting libraries' versions and
+``DRAW_FORMAT``. A presentation change redraws (seconds) and trains nothing.
+
+Import helpers with ordinary import statements (not ``importlib``) so the scan sees them.
 """
 
 from __future__ import annotations
@@ -35,15 +42,12 @@ from pathlib import Path
 
 from .errors import ExperimentError
 
-FORMAT = 1  # bump to invalidate every cache entry after a layout change
+FORMAT = 2  # bump to invalidate every compute entry after a layout change
 from ..paths import LANGS  # noqa: E402
 from ..paths import DEFAULT_OUT, REPO_ROOT, TUTORIAL as PACKAGE_DIR  # noqa: F401
-# folders of tutorial_code that only become pages and notebooks; they cannot change a number
-_NOT_HASHED_DIRS = ("notebooks/",)
-# modules every experiment runs through: in experiments/, and the run context (seeding) here
-_FRAMEWORK = {"__init__.py", "plotting.py"}
-_PIPELINE_HASHED = ("context.py",)
-_PREFIX = "tutorial_code.experiments."
+DRAW_FORMAT = 1  # the same for the drawings cache
+DRAWING_DIR = PACKAGE_DIR / "experiments" / "drawing"
+_PIPELINE_HASHED = ("context.py",)  # seeds python, numpy and torch; deterministic algorithms
 KEEP_ENTRIES = 3  # cache entries kept per experiment (e.g. full, tiny, one older)
 
 
@@ -117,47 +121,101 @@ def library_versions() -> dict[str, str]:
     return versions
 
 
-def code_hash(name: str) -> str:
-    """sha256 over the sources that can influence experiment ``name`` (see module docstring)."""
-    exp_dir = PACKAGE_DIR / "experiments"
-    local = _FRAMEWORK | experiment_imports(name, exp_dir)
-    h = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        rel = path.relative_to(PACKAGE_DIR).as_posix()
-        if rel.startswith(_NOT_HASHED_DIRS) or (path.parent == exp_dir and path.name not in local):
+def module_file(module: str) -> Path | None:
+    """The file of a ``tutorial_code...`` module, or None for anything else."""
+    parts = module.split(".")
+    if parts[0] != PACKAGE_DIR.name:
+        return None
+    path = PACKAGE_DIR.joinpath(*parts[1:])
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE_DIR.parent).with_suffix("")
+    parts = list(rel.parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path: Path) -> list[str]:
+    """Absolute names of the modules ``path`` imports (relative imports resolved)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except SyntaxError:
+        return []  # hashed as it is; importing it will fail loudly anyway
+    package = _module_name(path)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            names.append(base)
+            names += [f"{base}.{a.name}" for a in node.names]  # from . import helper
+    return names
+
+
+def closure(start: Path) -> tuple[list[Path], set[str]]:
+    """(the tutorial_code files ``start`` imports, transitively, itself included;
+    the top-level names of every other module they import)."""
+    seen: dict[Path, None] = {}
+    outside: set[str] = set()
+    todo = [start]
+    while todo:
+        path = todo.pop()
+        if path in seen:
             continue
-        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+        seen[path] = None
+        for name in _imported(path):
+            f = module_file(name)
+            if f is None:
+                outside.add(name.split(".")[0])
+            elif f != PACKAGE_DIR / "__init__.py":  # the package as a whole is hashed anyway
+                todo.append(f)
+    return sorted(seen), outside
+
+
+def compute_sources(name: str) -> list[Path]:
+    """Every file whose change can change experiment ``name``'s numbers (see the docstring)."""
+    module = PACKAGE_DIR / "experiments" / f"{name}.py"
+    files, outside = closure(module)
+    drawing = [f for f in files if DRAWING_DIR in f.parents]
+    if drawing or "matplotlib" in outside:
+        what = ", ".join(f.relative_to(PACKAGE_DIR).as_posix() for f in drawing) or "matplotlib"
+        raise ExperimentError(
+            f"tutorial_code/experiments/{name}.py imports {what}: drawing code would then be part of "
+            f"the compute cache key, so a label change would retrain it. Move it into "
+            f"tutorial_code/experiments/drawing/{name}.py")
+    package = sorted(p for p in PACKAGE_DIR.glob("*.py"))
     here = Path(__file__).resolve().parent
-    for fname in _PIPELINE_HASHED:
-        h.update(fname.encode() + b"\0" + (here / fname).read_bytes() + b"\0")
+    return sorted(set(package) | set(files)) + [here / f for f in _PIPELINE_HASHED]
+
+
+def drawing_sources(name: str) -> list[Path]:
+    """The drawing module of ``name`` and every tutorial_code module it imports."""
+    files, _ = closure(DRAWING_DIR / f"{name}.py")
+    return files
+
+
+def _hash_files(paths) -> str:
+    h = hashlib.sha256()
+    for path in paths:
+        root = PACKAGE_DIR.parent if PACKAGE_DIR in path.parents else path.parents[1]
+        rel = path.relative_to(root).as_posix()
+        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
-def experiment_imports(name: str, exp_dir: Path) -> set[str]:
-    """File names in experiments/ that ``<name>.py`` imports, directly or through each other."""
-    seen: set[str] = set()
-    todo = [f"{name}.py"]
-    while todo:
-        fname = todo.pop()
-        path = exp_dir / fname
-        if fname in seen or not path.is_file():
-            continue
-        seen.add(fname)
-        try:
-            tree = ast.parse(path.read_bytes())
-        except SyntaxError:
-            continue  # hashed as it is; importing it will fail loudly anyway
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                # from .x import y / from . import x, y
-                todo += [node.module.split(".")[0] + ".py"] if node.module else \
-                    [a.name + ".py" for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(_PREFIX):
-                todo.append(node.module[len(_PREFIX):].split(".")[0] + ".py")
-            elif isinstance(node, ast.Import):
-                todo += [a.name[len(_PREFIX):].split(".")[0] + ".py"
-                         for a in node.names if a.name.startswith(_PREFIX)]
-    return seen
+def code_hash(name: str) -> str:
+    """sha256 over :func:`compute_sources`."""
+    return _hash_files(compute_sources(name))
 
 
 def cache_key(name: str, config: dict, device_kind: str) -> tuple[str, dict]:
@@ -173,17 +231,34 @@ def cache_key(name: str, config: dict, device_kind: str) -> tuple[str, dict]:
     return hashlib.sha256(dumps(parts)).hexdigest(), parts
 
 
+def drawing_key(name: str, results_sha256: str) -> tuple[str, dict]:
+    """(key, parts) of the drawings of one computed result."""
+    versions = library_versions()
+    parts = {
+        "format": DRAW_FORMAT,
+        "experiment": name,
+        "results_sha256": results_sha256,
+        "code_sha256": _hash_files(drawing_sources(name)),
+        "versions": {k: versions[k] for k in ("python", "matplotlib", "koreanize-matplotlib")},
+    }
+    return hashlib.sha256(dumps(parts)).hexdigest(), parts
+
+
 # ---------------------------------------------------------------- entries
 
-def experiment_dir(out: Path, name: str) -> Path:
-    return Path(out) / "experiments" / name
+COMPUTE, DRAWINGS = "experiments", "drawings"  # the two caches
+MAIN_FILE = {COMPUTE: "results.json", DRAWINGS: "drawn.json"}
 
 
-def entry_dir(out: Path, name: str, key: str) -> Path:
-    return experiment_dir(out, name) / key[:16]
+def experiment_dir(out: Path, name: str, kind: str = COMPUTE) -> Path:
+    return Path(out) / kind / name
 
 
-def verify_entry(path: Path, key: str) -> tuple[dict | None, str | None]:
+def entry_dir(out: Path, name: str, key: str, kind: str = COMPUTE) -> Path:
+    return experiment_dir(out, name, kind) / key[:16]
+
+
+def verify_entry(path: Path, key: str, kind: str = COMPUTE) -> tuple[dict | None, str | None]:
     """Check a cache entry. Returns (record, None) if usable, (None, reason) if not.
 
     ``(None, None)`` means there is no entry at all (a plain miss).
@@ -196,12 +271,13 @@ def verify_entry(path: Path, key: str) -> tuple[dict | None, str | None]:
     try:
         manifest = json.loads(manifest_path.read_text("utf-8"))
         files = manifest["files"]
-        if manifest.get("format") != FORMAT or manifest.get("key") != key:
+        if manifest.get("format") != (FORMAT if kind == COMPUTE else DRAW_FORMAT) or manifest.get("key") != key:
             return None, "manifest belongs to another cache key or format"
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         return None, f"manifest.json is unreadable ({type(exc).__name__}: {exc})"
-    if not isinstance(files, dict) or "results.json" not in files:
-        return None, "manifest.json does not list results.json"
+    main = MAIN_FILE[kind]
+    if not isinstance(files, dict) or main not in files:
+        return None, f"manifest.json does not list {main}"
     for rel, digest in files.items():
         f = path / rel
         if not f.is_file():
@@ -209,9 +285,9 @@ def verify_entry(path: Path, key: str) -> tuple[dict | None, str | None]:
         if sha256_file(f) != digest:
             return None, f"{rel} does not match its sha256 in manifest.json (corrupt or truncated)"
     try:
-        record = json.loads((path / "results.json").read_text("utf-8"))
+        record = json.loads((path / main).read_text("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
-        return None, f"results.json is not valid JSON ({exc})"
+        return None, f"{main} is not valid JSON ({exc})"
     for lang in LANGS:
         for fig in record.get("figures", {}).get(lang, []):
             if f"figures/{lang}/{fig}" not in files:
@@ -219,18 +295,19 @@ def verify_entry(path: Path, key: str) -> tuple[dict | None, str | None]:
     return record, None
 
 
-def write_manifest(path: Path, key: str, parts: dict) -> None:
+def write_manifest(path: Path, key: str, parts: dict, kind: str = COMPUTE) -> None:
     """List every file of a staged entry with its sha256; call this last."""
     files = {
         p.relative_to(path).as_posix(): sha256_file(p)
         for p in sorted(path.rglob("*"))
         if p.is_file() and p.name != "manifest.json" and not p.name.startswith(".")
     }
-    write_json(path / "manifest.json", {"format": FORMAT, "key": key, "key_parts": parts, "files": files})
+    fmt = FORMAT if kind == COMPUTE else DRAW_FORMAT
+    write_json(path / "manifest.json", {"format": fmt, "key": key, "key_parts": parts, "files": files})
 
 
-def new_staging_dir(out: Path, name: str, key: str) -> Path:
-    parent = experiment_dir(out, name)
+def new_staging_dir(out: Path, name: str, key: str, kind: str = COMPUTE) -> Path:
+    parent = experiment_dir(out, name, kind)
     parent.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(dir=parent, prefix=f".staging-{key[:16]}-{os.getpid()}-"))
 
@@ -251,9 +328,9 @@ def discard(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def clean_stale(out: Path, name: str) -> None:
+def clean_stale(out: Path, name: str, kind: str = COMPUTE) -> None:
     """Remove staging/trash folders left by runs that were killed (their pid is gone)."""
-    parent = experiment_dir(out, name)
+    parent = experiment_dir(out, name, kind)
     if not parent.is_dir():
         return
     for p in parent.iterdir():
@@ -263,9 +340,9 @@ def clean_stale(out: Path, name: str) -> None:
                 discard(p)
 
 
-def prune(out: Path, name: str, keep: Path) -> None:
+def prune(out: Path, name: str, keep: Path, kind: str = COMPUTE) -> None:
     """Keep the ``KEEP_ENTRIES`` most recently used entries of one experiment."""
-    parent = experiment_dir(out, name)
+    parent = experiment_dir(out, name, kind)
     entries = [p for p in parent.iterdir() if p.is_dir() and not p.name.startswith(".")]
     entries.sort(key=lambda p: (p == keep, p.stat().st_mtime), reverse=True)
     for old in entries[KEEP_ENTRIES:]:

@@ -1,26 +1,46 @@
-"""Every string drawn on the explanatory figures, in Korean and English (same keys).
+"""How the results of :mod:`tutorial_code.experiments.figures` are drawn: its tables and figures.
 
-Korean terms follow ``docs/glossary.yml`` (쿼리, 키, 밸류, 멀티헤드 어텐션, 크로스 어텐션,
-잔차 연결, 층 정규화, 피드포워드 신경망, 위치 인코딩, 인과 마스크). NanumGothic lacks a few
-glyphs (U+2212 minus, subscript zero) and draws arrows, subscripts and √ poorly, so minus signs
-are written as '-' and symbols go through mathtext (``$\\rightarrow$``, ``$q_1$``, ``$\\sqrt{d_k}$``);
-tests/test_experiment_figures.py checks every Korean string against the font.
+Presentation only: the strings (``LABELS``, both languages), ``tables(results)`` and
+``figures(results, lang, outdir)``. Editing this file redraws; it never retrains.
 """
 
 from __future__ import annotations
 
-# the toy sentence of lesson 4: one vector per word id, shown in each language's words
-WORDS = {
-    "ko": {"that": "그", "cat": "고양이가", "this": "이", "fish": "생선을", "ate": "먹었다"},
-    "en": {"that": "that", "cat": "cat", "this": "this", "fish": "fish", "ate": "ate"},
-}
+from ..worked_examples import WORDS
+from . import diagrams, heatmaps, plotting
+from .tables import column, headers, symbol
 
+# Every string drawn on the explanatory figures, in Korean and English (same keys).
+# 
+# Korean terms follow ``docs/glossary.yml`` (쿼리, 키, 밸류, 멀티헤드 어텐션, 크로스 어텐션,
+# 잔차 연결, 층 정규화, 피드포워드 신경망, 위치 인코딩, 인과 마스크). NanumGothic lacks a few
+# glyphs (U+2212 minus, subscript zero) and draws arrows, subscripts and √ poorly, so minus signs
+# are written as '-' and symbols go through mathtext (``$\rightarrow$``, ``$q_1$``, ``$\sqrt{d_k}$``);
+# tests/test_experiment_figures.py checks every Korean string against the font.
 SCORE_LINE = r"$q\cdot k$ = {dot:.2f} $\rightarrow$ $\div\sqrt{{2}}$ = {s:.3f}"
 SIZES = r"$L$ = {L}, $d_k$ = {d_k}, $\sqrt{{d_k}}$ = {sqrt:g}"
 FORMULA = r"$\mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}\right)V$"
 
 LABELS = {
     "ko": {
+        "title": '설명 그림과 손으로 푸는 예제',
+        # table headers
+        "th_corner_inputs": "벡터 \\ 성분",
+        "th_corner_scores": "쿼리 \\ 키",
+        "th_corner_output": "출력 \\ 성분",
+        "th_corner_words": "쿼리 단어 \\ 키 단어",
+        "th_weight_book": "가중치 (책 {b})",
+        "th_book": "책",
+        "th_key": "키 k",
+        "th_value": "밸류 v (내용)",
+        "th_w_one": "가중치 (q1)",
+        "th_w_both": "가중치 (q2)",
+        "th_query": "쿼리",
+        "th_quantity": "값",
+        "th_hand": "손 계산",
+        "th_code": "코드",
+        "th_diff": "차이",
+        "th_scores": "점수",
         # architecture
         "inputs": "입력 (원문 토큰)",
         "outputs": "출력 (한 칸 밀린 목표 토큰)",
@@ -107,6 +127,24 @@ LABELS = {
         "rope_dev": "대각선(m - n 일정)의 최대 편차: {v:.1e}",
     },
     "en": {
+        "title": 'Explanatory figures and worked examples',
+        # table headers
+        "th_corner_inputs": "vector \\ component",
+        "th_corner_scores": "query \\ key",
+        "th_corner_output": "output \\ component",
+        "th_corner_words": "query word \\ key word",
+        "th_weight_book": "weight (book {b})",
+        "th_book": "book",
+        "th_key": "key k",
+        "th_value": "value v (content)",
+        "th_w_one": "weight (q1)",
+        "th_w_both": "weight (q2)",
+        "th_query": "query",
+        "th_quantity": "quantity",
+        "th_hand": "by hand",
+        "th_code": "code",
+        "th_diff": "difference",
+        "th_scores": "scores",
         "inputs": "Inputs (source tokens)",
         "outputs": "Outputs (target, shifted right)",
         "in_embed": "Input embedding",
@@ -185,3 +223,87 @@ LABELS = {
         "rope_dev": "max spread along a diagonal: {v:.1e}",
     },
 }
+head = headers(LABELS)  # table headers from the same strings
+
+
+# ---------------------------------------------------------------- tables for the pages
+
+def matrix_table(M, row_names, col_names, corner, fmt=".2f") -> dict:
+    """A matrix as a page table; ``corner`` = the header of the row-name column."""
+    cols = [column("row", corner)] + [column(f"c{j}", symbol(c), fmt) for j, c in enumerate(col_names)]
+    rows = [{"row": r} | {f"c{j}": v for j, v in enumerate(M[i])} for i, r in enumerate(row_names)]
+    return {"columns": cols, "rows": rows}
+
+
+def tables(res: dict) -> dict:
+    lib, sdpa, toy = res["library"], res["sdpa"], res["toy"]
+    books = range(1, len(lib["keys"]) + 1)
+    per_query = [(f"{kind}_{q}", f"q{n}·k" if kind == "dot" else f"q{n}·k/√{lib['d_k']}", fmt)
+                 for n, q in ((1, "one"), (2, "both")) for kind, fmt in (("dot", ".2f"), ("scaled", ".3f"))]
+    out = {"library": {
+        "columns": [column("book", head("th_book")), column("key", head("th_key")),
+                    column("value", head("th_value"))]
+                   + [column(key, symbol(label), fmt) for key, label, fmt in per_query[:2]]
+                   + [column("w_one", head("th_w_one"), ".3f")]
+                   + [column(key, symbol(label), fmt) for key, label, fmt in per_query[2:]]
+                   + [column("w_both", head("th_w_both"), ".3f")],
+        "rows": [{"book": b, "key": _vec(lib["keys"][b - 1]), "value": _vec(lib["values"][b - 1]),
+                  **{f"{kind}_{q}": lib[q][src][b - 1] for q in ("one", "both")
+                     for kind, src in (("dot", "dots"), ("scaled", "scaled"), ("w", "weights"))}}
+                 for b in books]}}
+    out["library_hand"] = {
+        "columns": [column("query", head("th_query")), column("quantity", head("th_quantity")),
+                    column("hand", head("th_hand"), ".6f"), column("code", head("th_code"), ".6f"),
+                    column("diff", head("th_diff"), ".1e")],
+        "rows": [{"query": f"q{n} = {_vec(lib[q]['query'])}", "quantity": f"{name}{j + 1}",
+                  "hand": h, "code": c, "diff": abs(h - c)}
+                 for n, q in ((1, "one"), (2, "both"))
+                 for name, hs, cs in (("w", lib[q]["hand"]["weights"], lib[q]["weights"]),
+                                      ("out", lib[q]["hand"]["output"], lib[q]["output"]))
+                 for j, (h, c) in enumerate(zip(hs, cs))]}
+    st = lib["stretch"]
+    n, dw = st["factor"], st["wider_d_k"]
+    settings = ((f"q·k/√{lib['d_k']}", "scaled"), ("q·k", "unscaled"),
+                (f"({n:g}q)·({n:g}k)", "longer_unscaled"),
+                (f"q'·k', d_k = {dw}", "wider_unscaled"), (f"q'·k'/√{dw}", "wider_scaled"))
+    out["library_stretch"] = {
+        "columns": [column("scores", head("th_scores"))]
+                   + [column(f"w{b}", head("th_weight_book", b=b), ".4f") for b in books],
+        "rows": [{"scores": label} | {f"w{b}": st[key][b - 1] for b in books} for label, key in settings]}
+    L = sdpa["L"]
+    q_names, k_names = [f"q{i + 1}" for i in range(L)], [f"k{j + 1}" for j in range(L)]
+    dims = [str(j + 1) for j in range(sdpa["d_k"])]
+    out["sdpa_inputs"] = matrix_table(sdpa["Q"] + sdpa["K"] + sdpa["V"],
+                                      q_names + k_names + [f"v{j + 1}" for j in range(L)],
+                                      dims, head("th_corner_inputs"), fmt=".0f")
+    for step in ("scores", "scaled", "weights"):
+        out[f"sdpa_{step}"] = matrix_table(sdpa[step], q_names, k_names, head("th_corner_scores"))
+    out["sdpa_output"] = matrix_table(sdpa["output"], [f"out{i + 1}" for i in range(L)], dims,
+                                      head("th_corner_output"))
+    for lang in ("ko", "en"):
+        order = toy["lang"][lang]["order"]
+        names = [WORDS[lang][w] for w in order]
+        corner = head("th_corner_words")
+        out[f"toy_weights_{lang}"] = matrix_table(toy["lang"][lang]["weights"], names, names, corner)
+    return out
+
+
+def _vec(v) -> str:
+    return "[" + ", ".join(f"{x:g}" for x in v) + "]"
+
+
+# ---------------------------------------------------------------- figures
+
+def figures(results: dict, lang: str, outdir) -> list:
+    t = plotting.labels(LABELS, lang)
+    with plotting.style(lang):
+        return [
+            diagrams.architecture(t, outdir),
+            diagrams.qkv_roles(results["library"], t, outdir),
+            heatmaps.sdpa_steps(results["sdpa"], t, outdir),
+            heatmaps.self_attention(results["toy"], lang, t, outdir),
+            heatmaps.causal(results["causal"], t, outdir),
+            diagrams.multihead(results["multihead"], t, outdir),
+            heatmaps.sinusoid(results["sinusoid"], t, outdir),
+            heatmaps.rope(results["rope"], t, outdir),
+        ]

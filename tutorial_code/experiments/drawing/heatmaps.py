@@ -1,7 +1,7 @@
 """Figures made of numbers: heatmaps with the value in every cell, and curves.
 
 Each function takes the worked example's results (see :mod:`.worked_examples`), the figure
-strings of one language ``t`` (see :mod:`.figure_labels`) and the output folder, draws inside
+strings of one language ``t`` (see ``LABELS`` in :mod:`.figures`) and the output folder, draws inside
 the caller's ``plotting.style(lang)`` and returns the saved PNG.
 """
 
@@ -15,42 +15,14 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch, Rectangle
 
 from . import plotting
+from .heatmap import SIGNED_CMAP, WEIGHTS_CMAP, heatmap
 
 C = plotting.COLORS
-WEIGHTS_CMAP = "Blues"    # attention weights everywhere on the site
-SIGNED_CMAP = "RdBu_r"    # scores and encodings that can be negative
 INK = "#333333"
 
 
 def figure(width: float, height: float):
     return plt.figure(figsize=(width, height), layout="constrained")
-
-
-def annotate(ax, M, fmt=".2f", cmap=WEIGHTS_CMAP, vmin=None, vmax=None, fontsize=9,
-             rows=None, cols=None, zero_as=None):
-    """Heatmap of matrix ``M`` with each value written in its cell (white on dark cells)."""
-    M = np.asarray(M, dtype=float)
-    vmin = M.min() if vmin is None else vmin
-    vmax = M.max() if vmax is None else vmax
-    im = ax.imshow(M, cmap=cmap, vmin=vmin, vmax=vmax)
-    norm = plt.Normalize(vmin, vmax)
-    signed = cmap == SIGNED_CMAP  # dark at both ends of a diverging map
-    for i in range(M.shape[0]):
-        for j in range(M.shape[1]):
-            v = M[i, j]
-            text = zero_as if (zero_as is not None and v == 0.0) else format(v, fmt)
-            if text.startswith("-") and float(text) == 0:
-                text = text[1:]  # no "-0.0"
-            dark = abs(norm(v) - 0.5) > 0.32 if signed else norm(v) > 0.6
-            ax.text(j, i, text, ha="center", va="center", fontsize=fontsize,
-                    color="white" if dark else "black")
-    ax.set_xticks(range(M.shape[1]), cols if cols is not None else range(1, M.shape[1] + 1))
-    ax.set_yticks(range(M.shape[0]), rows if rows is not None else range(1, M.shape[0] + 1))
-    ax.tick_params(length=0)
-    ax.grid(False)
-    for side in ax.spines.values():
-        side.set_visible(False)
-    return im
 
 
 # ---------------------------------------------------------------- lesson 3
@@ -64,7 +36,7 @@ def sdpa_steps(s: dict, t: dict, outdir):
     axes = fig.subplots(2, 4)
     tops = (("Q", qn, t["sdpa_q"]), ("K", kn, t["sdpa_k"]), ("V", vn, t["sdpa_v"]))
     for ax, (key, names, title) in zip(axes[0], tops):
-        annotate(ax, s[key], fmt=".0f", cmap="Greys", vmin=-0.5, vmax=4, rows=names, cols=dims)
+        heatmap(ax, s[key], dims, names, fmt=".0f", cmap="Greys", vmin=-0.5, vmax=4)
         ax.set_title(title)
         ax.set_xlabel(t["component"], fontsize=9)
     info = axes[0, 3]
@@ -81,8 +53,8 @@ def sdpa_steps(s: dict, t: dict, outdir):
         M = np.asarray(s[key])
         if cmap == SIGNED_CMAP:
             lim = (-top, top)
-        annotate(ax, M, cmap=cmap, vmin=lim[0] if lim else 0, vmax=lim[1] if lim else M.max() * 1.4,
-                 rows=qn if key != "output" else [f"$o_{i + 1}$" for i in range(L)], cols=cols)
+        heatmap(ax, M, cols, qn if key != "output" else [f"$o_{i + 1}$" for i in range(L)], fmt=".2f",
+                cmap=cmap, vmin=lim[0] if lim else 0, vmax=lim[1] if lim else M.max() * 1.4)
         ax.set_title(title)
         ax.set_xlabel(t["component"] if key == "output" else t["key"], fontsize=9)
     return plotting.save(fig, outdir, "sdpa_steps")
@@ -98,10 +70,10 @@ def self_attention(toy: dict, lang: str, t: dict, outdir):
     X = np.asarray([toy["vectors"][w] for w in order])
     fig = figure(9.4, 4.6)
     ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 5]})
-    annotate(ax1, X, fmt=".0f", cmap="Greys", vmin=-0.3, vmax=1.6, rows=words, cols=t["features"])
+    heatmap(ax1, X, t["features"], words, fmt=".0f", cmap="Greys", vmin=-0.3, vmax=1.6)
     ax1.set_title(t["toy_vectors"])
     ax1.tick_params(axis="x", labelrotation=20)
-    annotate(ax2, W, cmap=WEIGHTS_CMAP, vmin=0, vmax=1, rows=words, cols=words)
+    heatmap(ax2, W, words, words, fmt=".2f", cmap=WEIGHTS_CMAP, vmin=0, vmax=1)
     ax2.set_title(t["toy_weights"], linespacing=1.6)
     ax2.set_xlabel(t["toy_key"])
     ax2.set_ylabel(t["toy_query"])
@@ -137,7 +109,7 @@ def causal(c: dict, t: dict, outdir):
         for j in range(L):
             ax1.text(j, i, "" if mask[i, j] else "-∞", ha="center", va="center",
                      fontsize=9, color="#7F7F7F")
-    annotate(ax2, c["weights"], vmin=0, vmax=1, rows=pos, cols=pos, zero_as="0", fontsize=8.5)
+    heatmap(ax2, c["weights"], pos, pos, fmt=".2f", vmin=0, vmax=1, zero_as="0", fontsize=8.5)
     for ax, title in ((ax1, t["causal_mask"]), (ax2, t["causal_weights"])):
         ax.set_xticks(range(L), pos)
         ax.set_yticks(range(L), pos)
@@ -206,7 +178,7 @@ def rope(r: dict, t: dict, outdir):
     for ax, key, title, dev in panels:
         M = np.asarray(r[key])
         lim = np.abs(M).max() * 1.15
-        annotate(ax, M, fmt=".1f", cmap=SIGNED_CMAP, vmin=-lim, vmax=lim, rows=pos, cols=pos, fontsize=7)
+        heatmap(ax, M, pos, pos, fmt=".1f", cmap=SIGNED_CMAP, vmin=-lim, vmax=lim, fontsize=7)
         ax.set(title=title, ylabel=t["rope_m"])
         ax.set_xlabel(t["rope_n"] + "\n" + t["rope_dev"].format(v=dev), linespacing=1.6, fontsize=9)
     return plotting.save(fig, outdir, "rope")

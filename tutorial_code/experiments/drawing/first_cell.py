@@ -1,0 +1,199 @@
+"""How the results of :mod:`tutorial_code.experiments.first_cell` are drawn: its tables and figures.
+
+Presentation only: the strings (``LABELS``, both languages), ``tables(results)`` and
+``figures(results, lang, outdir)``. Editing this file redraws; it never retrains.
+"""
+
+from __future__ import annotations
+
+from ..first_cell import MODELS
+from . import plotting
+from .tables import column, headers
+
+
+def tables(res: dict) -> dict:
+    rows = [res["at"][str(L)] for L in res["lengths"]]
+    length = column("length", head("col_length"))
+    return {
+        "accuracy": {"columns": [
+            length,
+            column("lstm", head("col_lstm"), ".3f"),
+            column("transformer", head("col_transformer"), ".3f"),
+            column("no_position", head("col_no_position"), ".3f"),
+            column("bag_bound", head("col_bag_bound"), ".3f"),
+        ], "rows": rows},
+        "accuracy_seeds": {"columns": [
+            length,
+            column("lstm_seeds", head("col_lstm_seeds")),
+            column("transformer_seeds", head("col_transformer_seeds")),
+            column("no_position_seeds", head("col_no_position_seeds")),
+        ], "rows": rows},
+        "attention": {"columns": [
+            length,
+            column("uniform", head("col_uniform"), ".3f"),
+            column("transformer_attn", head("col_transformer_attn"), ".3f"),
+            column("transformer_attn_ratio", head("col_transformer_attn_ratio"), ".1f"),
+            column("transformer_attn_best_head", head("col_transformer_attn_best_head"), ".3f"),
+            column("no_position_attn", head("col_no_position_attn"), ".3f"),
+            column("no_position_attn_ratio", head("col_no_position_attn_ratio"), ".2f"),
+        ], "rows": rows},
+        "ablation": {"columns": [
+            length,
+            column("no_position", head("col_no_position_2"), ".3f"),
+            column("no_position_seeds", head("col_no_position_seeds_2")),
+            column("bag_bound", head("col_bag_bound"), ".3f"),
+            column("no_position_attn", head("col_no_position_attn_2"), ".4f"),
+            column("uniform", head("col_uniform"), ".4f"),
+        ], "rows": [r for r in rows if "no_position" in r]},
+    }
+
+
+# ---------------------------------------------------------------- figures
+
+LABELS = {
+    "ko": {
+        "title": '첫 칸 기억하기: LSTM 대 트랜스포머',
+        # table headers
+        "col_length": "길이 $L$",
+        "col_lstm": "LSTM",
+        "col_transformer": "트랜스포머",
+        "col_no_position": "트랜스포머 (위치 없음)",
+        "col_bag_bound": "순서 없이 가능한 최고",
+        "col_lstm_seeds": "LSTM (시드별)",
+        "col_transformer_seeds": "트랜스포머 (시드별)",
+        "col_no_position_seeds": "위치 없음 (시드별)",
+        "col_uniform": "균등 $1/L$",
+        "col_transformer_attn": "첫 칸 어텐션",
+        "col_transformer_attn_ratio": "균등 대비 배수",
+        "col_transformer_attn_best_head": "가장 강한 헤드",
+        "col_no_position_attn": "위치 없음: 첫 칸 어텐션",
+        "col_no_position_attn_ratio": "위치 없음: 균등 대비",
+        "col_no_position_2": "정확도 (평균)",
+        "col_no_position_seeds_2": "정확도 (시드별)",
+        "col_no_position_attn_2": "첫 칸 어텐션",
+        "length": "수열 길이 $L$",
+        "acc_title": "테스트 정확도",
+        "acc_y": "정확도",
+        "lstm": "LSTM",
+        "transformer": "트랜스포머",
+        "no_position": "트랜스포머 (위치 없음)",
+        "chance": "찍기 (0.5)",
+        "bound": "순서 없이 가능한 최고",
+        "attn_title": "첫 칸에 주는 어텐션",
+        "attn_y": "평균 가중치 (헤드·쿼리 평균)",
+        "best_head": "트랜스포머: 가장 강한 헤드",
+        "uniform": "균등 분배 $1/L$",
+        "map_title": "테스트 수열에 대한 평균 어텐션 (헤드 평균, $L$ = {L})",
+        "seed": "시드 {s}",
+        "query": "쿼리 위치",
+        "key": "키 위치",
+        "weight": "가중치",
+    },
+    "en": {
+        "title": 'Remember the first cell: LSTM vs Transformer',
+        # table headers
+        "col_length": "length $L$",
+        "col_lstm": "LSTM",
+        "col_transformer": "Transformer",
+        "col_no_position": "Transformer (no position)",
+        "col_bag_bound": "best possible without order",
+        "col_lstm_seeds": "LSTM (per seed)",
+        "col_transformer_seeds": "Transformer (per seed)",
+        "col_no_position_seeds": "no position (per seed)",
+        "col_uniform": "uniform $1/L$",
+        "col_transformer_attn": "attention to cell 1",
+        "col_transformer_attn_ratio": "× uniform",
+        "col_transformer_attn_best_head": "strongest head",
+        "col_no_position_attn": "no position: attention to cell 1",
+        "col_no_position_attn_ratio": "no position: × uniform",
+        "col_no_position_2": "accuracy (mean)",
+        "col_no_position_seeds_2": "accuracy (per seed)",
+        "col_no_position_attn_2": "attention to cell 1",
+        "length": "sequence length $L$",
+        "acc_title": "Test accuracy",
+        "acc_y": "accuracy",
+        "lstm": "LSTM",
+        "transformer": "Transformer",
+        "no_position": "Transformer (no position)",
+        "chance": "guessing (0.5)",
+        "bound": "best possible without order",
+        "attn_title": "Attention paid to the first cell",
+        "attn_y": "mean weight (over heads and queries)",
+        "best_head": "Transformer: strongest head",
+        "uniform": "uniform $1/L$",
+        "map_title": "Mean attention over the test sequences (heads averaged, $L$ = {L})",
+        "seed": "seed {s}",
+        "query": "query position",
+        "key": "key position",
+        "weight": "weight",
+    },
+}
+head = headers(LABELS)  # table headers from the same strings
+COLOR = {"lstm": "raw", "transformer": "scaled", "no_position": "other"}
+MARKER = {"lstm": "o", "transformer": "s", "no_position": "^"}
+
+
+def _length_axis(ax, lengths, t):
+    ax.set_xscale("log")
+    ax.set_xticks(lengths, [str(L) for L in lengths])
+    ax.minorticks_off()
+    ax.set_xlabel(t["length"])
+
+
+def figures(results: dict, lang: str, outdir) -> list:
+    t = plotting.labels(LABELS, lang)
+    with plotting.style(lang):
+        return [accuracy_figure(results, t, outdir), attention_figure(results, t, outdir),
+                attention_map_figure(results, t, outdir)]
+
+
+def accuracy_figure(res, t, outdir):
+    c = plotting.COLORS
+    fig, ax = plotting.subplots(1, 1, figsize=(6.0, 4.4))
+    ax.axhline(0.5, ls="--", color=c["reference"], lw=1, label=t["chance"])
+    ax.plot(res["lengths"], res["bag_bound"], ":", color=c["reference"], label=t["bound"])
+    for kind in MODELS:
+        part, col = res[kind], c[COLOR[kind]]
+        ax.plot(part["lengths"], part["acc"], MARKER[kind] + "-", color=col, label=t[kind])
+        for L, accs in zip(part["lengths"], part["acc_seeds"]):  # one faint dot per seed
+            ax.scatter([L] * len(accs), accs, color=col, alpha=0.35, s=14, lw=0)
+    _length_axis(ax, res["lengths"], t)
+    ax.set(title=t["acc_title"], ylabel=t["acc_y"], ylim=(0.4, 1.03))
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=3, fontsize=8)
+    return plotting.save(fig, outdir, "accuracy")
+
+
+def attention_figure(res, t, outdir):
+    c = plotting.COLORS
+    fig, ax = plotting.subplots(1, 1, figsize=(6.0, 4.4))
+    ax.plot(res["lengths"], res["uniform"], "--", color=c["reference"], label=t["uniform"])
+    for kind in ("transformer", "no_position"):
+        part = res[kind]
+        ax.plot(part["lengths"], part["attn_first"], MARKER[kind] + "-", color=c[COLOR[kind]],
+                label=t[kind])
+    tr = res["transformer"]
+    ax.plot(tr["lengths"], tr["attn_first_best_head"], "s:", color=c["scaled"], alpha=0.6,
+            mfc="none", label=t["best_head"])
+    plotting.log_y(ax)
+    _length_axis(ax, res["lengths"], t)
+    ax.set(title=t["attn_title"], ylabel=t["attn_y"])
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
+    return plotting.save(fig, outdir, "attention")
+
+
+def attention_map_figure(res, t, outdir):
+    """Head-averaged attention at L = map_length: each seed with position, one without."""
+    panels = [(t["transformer"] + " · " + t["seed"].format(s=i), m)
+              for i, m in enumerate(res["transformer"]["attn_maps"])]
+    panels.append((t["no_position"] + " · " + t["seed"].format(s=0),
+                   res["no_position"]["attn_maps"][0]))
+    fig, axes = plotting.subplots(1, len(panels), figsize=(3.4 * len(panels), 3.8))
+    vmax = max(max(max(row) for row in m) for _, m in panels)
+    for ax, (title, m) in zip(axes, panels):
+        im = ax.imshow(m, cmap="viridis", vmin=0, vmax=vmax)  # m: (L, L) nested lists
+        ax.set_title(title, fontsize=9)
+        ax.set(xlabel=t["key"], ylabel=t["query"])
+        ax.grid(False)
+    fig.colorbar(im, ax=axes, shrink=0.85, label=t["weight"])
+    fig.suptitle(t["map_title"].format(L=res["map_length"]))
+    return plotting.save(fig, outdir, "attention_map")
