@@ -91,3 +91,14 @@ def greedy_decode(
                            model.cfg.pad_id)
     finally:
         model.train(was_training)
+
+
+def positions_computed(model, fn) -> int:
+    """How many token positions the model embeds (and so runs through every layer) during fn()."""
+    count = []
+    hook = model.embed.register_forward_pre_hook(lambda _, args: count.append(args[0].numel()))
+    try:
+        fn()
+    finally:
+        hook.remove()
+    return sum(count)

@@ -1,11 +1,13 @@
-"""Where a model's parameters live: embeddings, attention, feed-forward, norms."""
+"""Where a model's parameters live (embeddings, attention, feed-forward, norms), and how large
+each decoder layer's gradient is."""
 
 from __future__ import annotations
 
+import torch
 from torch import nn
 
 from .layers import PositionwiseFeedForward
-from .models import Embedding
+from .models import DecoderOnlyTransformer, Embedding
 from .multihead import MultiHeadAttention
 
 PARTS = ("embeddings", "attention", "feed_forward", "norms", "output")
@@ -34,3 +36,9 @@ def count_parameters(model: nn.Module) -> dict[str, int]:
             counts["output"] += p.numel()
     counts["total"] = sum(counts[k] for k in PARTS)
     return counts
+
+
+def layer_grad_norms(model: DecoderOnlyTransformer) -> list[float]:
+    """‖∂loss/∂θ‖ over all parameters of each decoder layer, bottom (1) to top (N)."""
+    return [torch.cat([p.grad.flatten() for p in layer.parameters()]).norm().item()
+            for layer in model.decoder.layers]

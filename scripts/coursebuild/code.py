@@ -2,14 +2,17 @@
 
 The marker names a module of the package (dotted, relative to ``tutorial_code``) and,
 optionally, a top-level function, class or constant (``NAME = ...``) in it; it becomes a fenced Python block with that
-object's source, decorators included, exactly as it stands in the file. An unknown module or
-name fails the build with the names that exist.
+object's source, decorators included, exactly as it stands in the file. A name that a module
+imports from another module of the package (``experiments.first_cell`` imports
+``FirstCellTransformer`` from ``classifiers``) is followed to where it is defined, so a moved
+object keeps its old address. An unknown module or name fails the build with the names that exist.
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import re
 from pathlib import Path
 
@@ -27,27 +30,86 @@ def module_path(module: str) -> Path | None:
     return None
 
 
-def source_of(module: str, name: str | None = None) -> str:
-    """The source of ``tutorial_code.<module>`` or of one top-level object in it."""
+def _parsed(module: str) -> tuple[str, ast.Module]:
     path = module_path(module)
     if path is None:
         # "attention.scaled_dot_product_attention" may also be read as a module path
         raise KeyError(f"no module tutorial_code.{module} (looked for {module.replace('.', '/')}.py)")
+    return _parse(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(path: Path, mtime_ns: int) -> tuple[str, ast.Module]:
+    # keyed by the modification time too: `mkdocs serve` keeps this process alive across edits
     text = path.read_text(encoding="utf-8")
-    if name is None:
-        return text.rstrip("\n")
-    tree = ast.parse(text)
+    return text, ast.parse(text)
+
+
+def definitions(module: str) -> dict[str, ast.stmt]:
+    """The top-level functions, classes and constants (``NAME = ...``) of a module, by name.
+
+    A statement that binds several names (``PAD, BOS, EOS = 0, 1, 2``) is listed under each.
+    """
+    tree = _parsed(module)[1]
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     for n in tree.body:  # module-level constants: NAME = ..., NAME: type = ..., A, B = 1, 2
         targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AnnAssign) else []
         names = [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
         defs.update({e.id: n for e in names if isinstance(e, ast.Name) and e.id not in defs})
-    if name not in defs:
-        close = difflib.get_close_matches(name, defs, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"tutorial_code/{module}.py has no function, class or constant '{name}'.{hint} "
-                       f"It defines: {', '.join(defs)}")
-    node = defs[name]
+    return defs
+
+
+def package_module(module: str, node: ast.ImportFrom | ast.Import, imported: str | None = None) -> str | None:
+    """The package module (relative to ``tutorial_code``) that an import in ``module`` names, or None.
+
+    ``from .masks import x`` and ``from tutorial_code.masks import x`` name ``masks``;
+    ``from . import masks`` names ``masks`` when ``imported`` is ``"masks"``.
+    """
+    if isinstance(node, ast.Import):
+        parts = (imported or "").split(".")
+        return ".".join(parts[1:]) or None if parts[0] == PACKAGE.name else None
+    if node.level:
+        base = module.split(".")[: -node.level]
+        parts = base + (node.module.split(".") if node.module else [])
+    elif (node.module or "").split(".")[0] == PACKAGE.name:
+        parts = node.module.split(".")[1:]
+    else:
+        return None
+    if imported is not None and module_path(".".join(parts + [imported])) is not None:
+        parts = parts + [imported]  # from . import masks: the name is a module
+    return ".".join(parts)
+
+
+def origin(module: str, name: str) -> tuple[str, str]:
+    """Where ``name``, as ``tutorial_code.<module>`` sees it, is defined: (module, name).
+
+    Follows ``from .other import name`` (and ``as`` renames) through the package.
+    """
+    if name in definitions(module):
+        return module, name
+    for node in _parsed(module)[1].body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    source = package_module(module, node)
+                    if source is not None and module_path(source) is not None and \
+                            module_path(f"{source}.{alias.name}") is None:
+                        return origin(source, alias.name)
+    close = difflib.get_close_matches(name, definitions(module), n=1)
+    hint = f" Did you mean '{close[0]}'?" if close else ""
+    raise KeyError(f"tutorial_code/{module.replace('.', '/')}.py has no function, class or constant "
+                   f"'{name}'.{hint} It defines: {', '.join(definitions(module))}")
+
+
+def source_of(module: str, name: str | None = None) -> str:
+    """The source of ``tutorial_code.<module>`` or of one top-level object in it (or imported
+    into it from the package, see :func:`origin`)."""
+    text = _parsed(module)[0]
+    if name is None:
+        return text.rstrip("\n")
+    module, name = origin(module, name)
+    text = _parsed(module)[0]
+    node = definitions(module)[name]
     start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
     return "\n".join(text.splitlines()[start - 1 : node.end_lineno])
 
@@ -71,7 +133,7 @@ def render_code_markers(markdown: str) -> str:
         target = m["module"] + (f".{m['name']}" if m["name"] else "")
         module, name = resolve(target)
         src = source_of(module, name)
-        label = f"tutorial_code/{module.replace('.', '/')}.py"
+        label = f"tutorial_code/{(origin(module, name)[0] if name else module).replace('.', '/')}.py"
         block = f'```python title="{label}"\n{src}\n```'
         return "\n".join(m["indent"] + line if line else line for line in block.splitlines())
     return MARKER.sub(replace, markdown)

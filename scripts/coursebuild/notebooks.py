@@ -24,6 +24,7 @@ import jupytext
 import nbformat
 
 from . import code as code_include
+from .dependencies import DependencyError, Inliner, check
 from .paths import NOTEBOOK_SOURCES
 from .pipeline.store import atomic_write_bytes, library_versions
 
@@ -78,17 +79,14 @@ def sources(folder: Path = FOLDER) -> list[Source]:
 
 # ---------------------------------------------------------------- rendering
 
-def _code_lines(text: str, lang: str, where: str) -> list[str]:
+def _code_lines(text: str, lang: str, where: str, inliner: Inliner) -> list[str]:
     out: list[str] = []
+    own: list[str] = []  # the notebook's own lines so far, for what they define
     for lineno, line in enumerate(text.splitlines(), 1):
         m = _CODE_MARKER.match(line)
         if m:
-            try:
-                module, name = code_include.resolve(m["target"])
-                src = code_include.source_of(module, name)
-            except KeyError as exc:
-                raise NotebookError(f"{where}, line {lineno}: {exc.args[0]}") from None
-            out.extend(m["indent"] + s if s else s for s in src.splitlines())
+            inliner.note("\n".join(own))
+            out.extend(m["indent"] + s if s else s for s in _bring(m["target"], inliner, f"{where}, line {lineno}"))
             continue
         m = _LANG_COMMENT.match(line)
         if m:
@@ -97,17 +95,34 @@ def _code_lines(text: str, lang: str, where: str) -> list[str]:
             continue
         m = _BILINGUAL.match(line)
         if m:
-            out.append(f"{m['code']}{m['gap']}# {m[lang]}")
-            continue
-        m = _LANG_LINE.match(line)
-        if m:
-            if m["lang"] == lang:
-                out.append(m["code"])
-            continue
+            line = f"{m['code']}{m['gap']}# {m[lang]}"
+        else:
+            m = _LANG_LINE.match(line)
+            if m and m["lang"] != lang:
+                continue
+            line = m["code"] if m else line
         out.append(line)
+        own.append(line)
+    inliner.note("\n".join(own))
     while out and not out[-1].strip():
         out.pop()
     return out
+
+
+def _bring(target: str, inliner: Inliner, where: str) -> list[str]:
+    """The lines of ``# [[code:target]]``: the object, after what it needs that is not in yet."""
+    try:
+        module, name = code_include.resolve(target)
+        if module.split(".")[0] == "experiments":
+            raise KeyError(f"[[code:{target}]]: a notebook takes its code from the teaching package, "
+                           "not from an experiment's module; move it to a module of tutorial_code "
+                           "(e.g. tutorial_code/tasks/) and include it from there")
+        if name is None:
+            raise KeyError(f"[[code:{target}]]: a notebook brings in one object at a time; name it "
+                           f"([[code:{target}.name]])")
+        return inliner.bring(module, name, where)
+    except (KeyError, DependencyError) as exc:
+        raise NotebookError(f"{where}: {exc.args[0]}") from None
 
 
 def render(source: Source, lang: str) -> nbformat.NotebookNode:
@@ -118,7 +133,7 @@ def render(source: Source, lang: str) -> nbformat.NotebookNode:
         doc = jupytext.reads(source.path.read_text(encoding="utf-8"), fmt="py:percent")
     except Exception as exc:  # jupytext raises several kinds
         raise NotebookError(f"{source.path.name}: cannot read it as a percent script: {exc}") from exc
-    cells = []
+    cells, origins, inliner = [], [], Inliner(lang)
     for i, cell in enumerate(doc.cells, 1):
         where = f"{source.path.name}, cell {i}"
         cell_lang = cell.metadata.get("lang")
@@ -130,15 +145,22 @@ def render(source: Source, lang: str) -> nbformat.NotebookNode:
         if cell.cell_type == "markdown":
             cells.append(nbformat.v4.new_markdown_cell(cell.source.strip(), id=cid))
         elif cell.cell_type == "code":
-            lines = _code_lines(cell.source, lang, where)
+            lines = _code_lines(cell.source, lang, where, inliner)
             if lines:
                 cells.append(nbformat.v4.new_code_cell("\n".join(lines), id=cid))
+                origins.append(i)
     if not cells or cells[0].cell_type != "markdown" or not cells[0].source.startswith("# "):
         raise NotebookError(f"{source.path.name}: the {lang} notebook must start with a text "
                             "cell whose first line is its '# ' title")
     if lang == "ko":
         first_code = next((i for i, c in enumerate(cells) if c.cell_type == "code"), len(cells))
         cells.insert(first_code, nbformat.v4.new_code_cell(HANGUL_FONT_CELL, id=f"{source.name}-font"))
+    # before any kernel runs: every name defined by an earlier cell, nothing from this repository
+    code_cells = [c.source for c in cells if c.cell_type == "code" and c.source != HANGUL_FONT_CELL]
+    try:
+        check(list(zip(origins, code_cells)), f"{source.path.name} ({lang})")
+    except DependencyError as exc:
+        raise NotebookError(str(exc)) from None
     nb = nbformat.v4.new_notebook(cells=cells, metadata={
         "kernelspec": dict(KERNEL),
         "language_info": {"name": "python"},

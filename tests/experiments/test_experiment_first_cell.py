@@ -52,7 +52,7 @@ def test_stacked_transformers_equal_the_single_models(kind):
     assert logits.shape == (2, 5) and weights.shape == (2, 5, cfg.n_heads, L, L)
     for i, s in enumerate([3, 4]):
         torch.manual_seed(s)
-        single = fc.FirstCellTransformer(cfg, L, kind == "transformer")
+        single = fc.FirstCellTransformer(cfg.d_model, cfg.n_heads, cfg.d_ff, L, kind == "transformer")
         out, w = single(x[i])
         torch.testing.assert_close(logits[i], out)
         torch.testing.assert_close(weights[i], w)

@@ -1,6 +1,7 @@
 """The lesson lab notebooks and the lessons' "Run this" snippets.
 
-Sources render in both languages with the package's code pulled in and the same code in each;
+Sources render in both languages with the package's code pulled in (what the included objects
+need comes with them: tests/site/test_notebook_dependencies.py) and the same code in each;
 bad sources fail with a message that names the file and line; the downloadable notebooks of
 the built site run top to bottom in a fresh kernel in an empty folder without this repository
 on ``sys.path``; the rendered notebook pages hold executed cells (the static-i18n /
@@ -68,7 +69,7 @@ def test_rendered_notebooks_hold_the_package_code_and_no_markers(rendered):
         text = "\n".join(c.source for c in nb.cells)
         assert "[[code:" not in text and "# ko:" not in text and "# en:" not in text, (name, lang)
         assert not re.search(r"#\s*(ko|en)\s*$", text, re.M), (name, lang)
-        assert "import tutorial_code" not in text and "from tutorial_code" not in text, name
+        assert not re.search(r"^\s*(import|from)\s+(tutorial_code|coursebuild)\b", text, re.M), name
         nbformat.validate(nb)
     # the included code is the package's, byte for byte
     nb = rendered[("lesson-03-scaled-dot-product", "en")]
@@ -129,6 +130,7 @@ def test_bad_sources_fail_with_the_file_and_the_fix(tmp_path):
 
 def test_comments_and_labels_follow_the_language(tmp_path):
     src = _write(tmp_path, "lesson_02_demo.py", GOOD + (
+        "# %%\nimport matplotlib.pyplot as plt\n"
         "# %%\n"
         "    # ko: 들여쓴 주석\n"
         "    # en: indented comment\n"

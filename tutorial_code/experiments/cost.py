@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 
 import tutorial_code as tc
+from tutorial_code.generate import positions_computed
 
 from .cpu_threads import torch_threads
 from .gates import Gate
@@ -211,17 +212,6 @@ def n2_table(lengths) -> dict:
                      "ratio": L * L / lengths[i - 1] ** 2 if i else None})
     return {"rows": rows, "ratios": [r["ratio"] for r in rows[1:]],
             "at": {str(r["L"]): r for r in rows}}
-
-
-def positions_computed(model, fn) -> int:
-    """How many token positions the model embeds (and so runs through every layer) during fn()."""
-    count = []
-    hook = model.embed.register_forward_pre_hook(lambda _, args: count.append(args[0].numel()))
-    try:
-        fn()
-    finally:
-        hook.remove()
-    return sum(count)
 
 
 def kv_cache_speed(cfg: Config, ctx) -> dict:

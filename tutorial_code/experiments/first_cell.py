@@ -31,14 +31,13 @@ attention step, so its lengths (``ablation_lengths``) stop below the longest.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import torch
-from torch import Tensor, nn
+from torch import Tensor
 
-from tutorial_code.layers import EncoderLayer
-from tutorial_code.position import LearnedPositionalEmbedding
+from tutorial_code.classifiers import FirstCellTransformer, LSTMClassifier
+from tutorial_code.tasks.first_cell import bag_bound, make_data
 
 from .cpu_threads import torch_threads
 from .seed_stack import LoopedModels, StackedModels, fit_binary, predict
@@ -91,62 +90,7 @@ TINY_GATES = {  # a few steps of training: only what holds from the start
 
 # ---------------------------------------------------------------- data
 
-def make_data(n: int, length: int, gen: torch.Generator) -> tuple[Tensor, Tensor]:
-    """n random sequences of L cells: tokens (n, L) in {0, 1} (cell −1 → 0, +1 → 1), labels (n,).
-
-    The label is the first cell: 1.0 if it is +1, else 0.0.
-    """
-    tokens = torch.randint(0, 2, (n, length), generator=gen)
-    return tokens, tokens[:, 0].float()
-
-
-def bag_bound(length: int) -> float:
-    """Best accuracy from the count of +1 cells alone: E[max(k, L−k)] / L, k ~ Bin(L, ½).
-
-    Given k cells of +1, the first cell is +1 with probability k/L, so the best guess is the
-    majority sign and is right with probability max(k, L−k)/L.
-    """
-    total = sum(math.comb(length, k) * max(k, length - k) for k in range(length + 1))
-    return total / (length * 2**length)  # exact integers, one float division
-
-
 # ---------------------------------------------------------------- models
-
-class FirstCellTransformer(nn.Module):
-    """Tokens (B, L) → class logit (B,) and attention weights (B, h, L, L).
-
-    Embedding × √D (+ learned position) → one encoder layer → mean over positions → linear.
-    """
-
-    def __init__(self, cfg: Config, length: int, position: bool):
-        super().__init__()
-        self.tokens = nn.Embedding(2, cfg.d_model)
-        self.scale = math.sqrt(cfg.d_model)  # as in the paper, section 3.4
-        self.position = LearnedPositionalEmbedding(length, cfg.d_model) if position else None
-        self.layer = EncoderLayer(cfg.d_model, cfg.n_heads, cfg.d_ff)
-        self.classifier = nn.Linear(cfg.d_model, 1)
-
-    def forward(self, tokens: Tensor) -> tuple[Tensor, Tensor]:
-        x = self.tokens(tokens) * self.scale  # (B, L, D)
-        if self.position is not None:
-            x = self.position(x)
-        x, weights = self.layer(x)  # (B, L, D), (B, h, L, L)
-        return self.classifier(x.mean(dim=1)).squeeze(-1), weights  # (B,), (B, h, L, L)
-
-
-class LSTMClassifier(nn.Module):
-    """Tokens (B, L) → class logit (B,), read from the LSTM's last hidden state."""
-
-    def __init__(self, hidden: int):
-        super().__init__()
-        self.lstm = nn.LSTM(1, hidden, batch_first=True)
-        self.classifier = nn.Linear(hidden, 1)
-
-    def forward(self, tokens: Tensor) -> Tensor:
-        cells = tokens.float()[..., None] * 2 - 1  # (B, L, 1): tokens 0/1 → cells −1/+1
-        _, (h_last, _) = self.lstm(cells)  # h_last (1, B, H)
-        return self.classifier(h_last[0]).squeeze(-1)  # (B,)
-
 
 def build(kind: str, cfg: Config, length: int, seeds: list[int], device):
     """The S = len(seeds) models of one kind for one length; seed s fixes model s's init."""
@@ -156,7 +100,8 @@ def build(kind: str, cfg: Config, length: int, seeds: list[int], device):
         if kind == "lstm":
             models.append(LSTMClassifier(cfg.hidden).to(device))
         else:
-            models.append(FirstCellTransformer(cfg, length, kind == "transformer").to(device))
+            models.append(FirstCellTransformer(cfg.d_model, cfg.n_heads, cfg.d_ff, length,
+                                               kind == "transformer").to(device))
     return LoopedModels(models) if kind == "lstm" else StackedModels(models)
 
 

@@ -27,13 +27,11 @@ import math
 from dataclasses import dataclass
 
 import torch
-import torch.nn.functional as F
-from torch import Tensor
 
 from tutorial_code.models import DecoderOnlyTransformer, TransformerConfig
+from tutorial_code.params import layer_grad_norms
+from tutorial_code.tasks.copying import DIGIT0, SEP, VOCAB_SIZE, copy_batch, copy_loss  # noqa: F401
 
-SEP, DIGIT0 = 1, 2  # token 0 is padding (unused), 1 separates the halves, digit d is d + 2
-VOCAB_SIZE = DIGIT0 + 10
 NORMS = ("post", "pre")
 
 
@@ -79,19 +77,6 @@ GATES = {
 TINY_GATES = {"init.ratio": (1.0, 1e3)}  # 2 layers: only the total survives the small size
 
 
-def copy_batch(batch_size: int, n_digits: int, gen: torch.Generator) -> tuple[Tensor, Tensor]:
-    """Inputs and next-token targets, both (B, 2·n_digits): ``x SEP x`` shifted by one."""
-    digits = torch.randint(DIGIT0, VOCAB_SIZE, (batch_size, n_digits), generator=gen)
-    seq = torch.cat([digits, torch.full((batch_size, 1), SEP), digits], dim=1)  # (B, 2n + 1)
-    return seq[:, :-1], seq[:, 1:]
-
-
-def copy_loss(model, x: Tensor, y: Tensor, n_digits: int) -> Tensor:
-    """Cross-entropy on the copied half: positions n … 2n−1 predict x_1 … x_n."""
-    logits = model(x)[:, n_digits:]  # (B, n, V)
-    return F.cross_entropy(logits.reshape(-1, VOCAB_SIZE), y[:, n_digits:].reshape(-1))
-
-
 def make_model(cfg: Config, norm: str, device) -> DecoderOnlyTransformer:
     """The same initial weights for both placements: seeded, and LayerNorm draws no numbers."""
     torch.manual_seed(cfg.seed)
@@ -101,12 +86,6 @@ def make_model(cfg: Config, norm: str, device) -> DecoderOnlyTransformer:
         max_len=2 * cfg.n_digits,
     )
     return DecoderOnlyTransformer(tcfg).to(device)
-
-
-def layer_grad_norms(model: DecoderOnlyTransformer) -> list[float]:
-    """‖∂loss/∂θ‖ over all parameters of each decoder layer, bottom (1) to top (N)."""
-    return [torch.cat([p.grad.flatten() for p in layer.parameters()]).norm().item()
-            for layer in model.decoder.layers]
 
 
 def grads_at_init(cfg: Config, norm: str, device) -> list[list[float]]:

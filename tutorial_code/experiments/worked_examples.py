@@ -17,6 +17,7 @@ import math
 import torch
 
 import tutorial_code as tc
+from tutorial_code.attention import attention_by_hand
 
 F64 = torch.float64
 
@@ -38,19 +39,6 @@ def max_diff(a, b) -> float:
 
 
 # ---------------------------------------------------------------- lesson 2: the library
-
-def attention_by_hand(q: list[float], keys: list[list[float]], values: list[list[float]]) -> dict:
-    """softmax(q·k/√d_k)·V for one query, in pure Python, keeping every intermediate number."""
-    d_k = len(q)
-    dots = [sum(qi * ki for qi, ki in zip(q, k)) for k in keys]           # step 1: q·k per book
-    scaled = [s / math.sqrt(d_k) for s in dots]                           # step 2: ÷ √d_k
-    exps = [math.exp(s) for s in scaled]                                  # step 3: softmax ...
-    total = sum(exps)
-    weights = [e / total for e in exps]                                   # ... sums to 1
-    output = [sum(w * v[j] for w, v in zip(weights, values)) for j in range(len(values[0]))]
-    return {"dots": dots, "scaled": scaled, "exps": exps, "exp_sum": total,
-            "weights": weights, "output": output}
-
 
 def library_query(q: list[float], keys, values) -> dict:
     """One query of the library: the code's numbers, the hand numbers and their difference."""

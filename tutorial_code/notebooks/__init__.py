@@ -6,11 +6,24 @@ once in Korean and once in English. Run ``python scripts/build_notebooks.py --he
 MkDocs build does it by itself through ``scripts/notebooks_hook.py``.
 
 Direction of the single source: the package is the source, the notebook is generated. A code
-cell line ``# [[code:attention.scaled_dot_product_attention]]`` is replaced by that object's
-source as it stands in ``tutorial_code`` (the same extraction as the pages' ``[[code:...]]``
-markers, ``scripts/coursebuild/code.py``), so a notebook never holds a hand-kept copy.
-The notebook itself imports nothing from this repository: it runs in a fresh Colab runtime
-with torch, numpy and matplotlib.
+cell line ``# [[code:models.DecoderOnlyTransformer]]`` is replaced by that object's source as it
+stands in ``tutorial_code`` (the same extraction as the pages' ``[[code:...]]`` markers,
+``scripts/coursebuild/code.py``), so a notebook never holds a hand-kept copy.
+
+Ask only for the objects the lesson shows at that point, in the order it teaches them: what an
+object needs from the package (functions, classes, constants its source refers to, transitively)
+and has not come in yet is put before it, once per notebook, under a one-line comment in the
+notebook's language saying which object needs it; so are the imports of other libraries it uses,
+unless an earlier cell has them (``scripts/coursebuild/dependencies.py``). Asking for an object
+the notebook already has fails with "remove this line".
+
+Before any kernel runs, every rendered notebook is checked: each name a cell uses is defined by
+an earlier cell or the same one (a failure names the cell and the ``# [[code:…]]`` line to add),
+and no cell imports ``tutorial_code`` or ``coursebuild``. Code from ``tutorial_code/experiments``
+cannot be included: a notebook's task data and helpers live in teaching modules
+(``tutorial_code/tasks/``, ``tutorial_code/classifiers.py`` …), and an experiment's settings that
+a notebook repeats are plain constants in the notebook. The notebook itself imports nothing from
+this repository: it runs in a fresh Colab runtime with torch, numpy and matplotlib.
 
 Source format (cells start with ``# %%``; see jupytext's percent format)::
 
@@ -27,7 +40,7 @@ Source format (cells start with ``# %%``; see jupytext's percent format)::
     x = torch.ones(3)  # ko: 셋 # en: three  <- trailing comment in each language
     plt.title("가중치")  # ko                <- the whole line only in the Korean notebook
     plt.title("Weights")  # en             <- the whole line only in the English notebook
-    # [[code:attention.scaled_dot_product_attention]]
+    # [[code:attention.scaled_dot_product_attention]]   <- with check_mask, which it calls, before it
 
 Cells without ``lang`` go into both notebooks; apart from comments, the ``# ko``/``# en``
 lines (figure labels) and the Hangul font cell that the build puts before the first code cell

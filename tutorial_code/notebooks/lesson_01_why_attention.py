@@ -81,9 +81,6 @@ for length in (5, 10, 20, 50):
 # the scores into weights that sum to 1 with a softmax, and blend the vectors by those weights.
 
 # %%
-# [[code:attention.check_mask]]
-
-
 # [[code:attention.scaled_dot_product_attention]]
 
 # %% [markdown] lang="ko"

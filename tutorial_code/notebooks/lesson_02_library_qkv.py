@@ -56,10 +56,7 @@ plt.rcParams["figure.dpi"] = 80
 # `tutorial_code/attention.py` and the helper it calls to check a mask.
 
 # %%
-# [[code:experiments.worked_examples.attention_by_hand]]
-
-
-# [[code:attention.check_mask]]
+# [[code:attention.attention_by_hand]]
 
 
 # [[code:attention.scaled_dot_product_attention]]

@@ -49,9 +49,6 @@ plt.rcParams["figure.dpi"] = 80
 # "Code" section.
 
 # %%
-# [[code:attention.check_mask]]
-
-
 # [[code:attention.scaled_dot_product_attention]]
 
 # %% [markdown] lang="ko"

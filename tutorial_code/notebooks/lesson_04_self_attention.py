@@ -55,16 +55,10 @@ plt.rcParams["figure.dpi"] = 80
 # `check_positive` it calls).
 
 # %%
-# [[code:attention.check_mask]]
-
-
 # [[code:attention.scaled_dot_product_attention]]
 
 
 # [[code:masks.causal_mask]]
-
-
-# [[code:sizes.check_positive]]
 
 
 # [[code:position.sinusoidal_table]]

@@ -56,13 +56,7 @@ plt.rcParams["figure.dpi"] = 80
 # `MultiHeadAttention`.
 
 # %%
-# [[code:attention.check_mask]]
-
-
 # [[code:attention.scaled_dot_product_attention]]
-
-
-# [[code:sizes.check_positive]]
 
 
 # [[code:multihead.MultiHeadAttention]]

@@ -35,7 +35,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import torch
@@ -62,13 +61,7 @@ f64 = torch.float64
 # the second is this lesson's `tutorial_code/position.py`.
 
 # %%
-# [[code:attention.check_mask]]
-
-
 # [[code:attention.scaled_dot_product_attention]]
-
-
-# [[code:sizes.check_positive]]
 
 
 # [[code:multihead.MultiHeadAttention]]
@@ -335,8 +328,9 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # 학습하는 위치 임베딩을 더하고, 인코더 층 하나($D = 16$, 헤드 2개)를 지나, 위치마다 나온 벡터를
 # 평균 내어 분류합니다. 실험과 달리 시드 하나로 12에포크(240스텝)만 돌립니다.
 #
-# 먼저 필요한 코드를 패키지에서 가져옵니다. 인코더 층(`tutorial_code/layers.py`)과 9강 실험의 설정,
-# 데이터, 모델(`tutorial_code/experiments/first_cell.py`)입니다.
+# 먼저 필요한 코드를 패키지에서 가져옵니다. 과제의 데이터(`tutorial_code/tasks/first_cell.py`)와
+# 모델(`tutorial_code/classifiers.py`)이고, 모델이 쓰는 인코더 층(`tutorial_code/layers.py`)이 그 앞에
+# 함께 들어옵니다.
 
 # %% [markdown] lang="en"
 # ## The first-cell task without position
@@ -347,29 +341,18 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # then the mean of the vectors at all positions goes to a classifier. Unlike the experiment, we
 # run one seed for 12 epochs (240 steps).
 #
-# First the code it needs, from the package: the encoder layer (`tutorial_code/layers.py`) and the
-# lesson 9 experiment's config, data and model (`tutorial_code/experiments/first_cell.py`).
+# First the code it needs, from the package: the task's data (`tutorial_code/tasks/first_cell.py`)
+# and the model (`tutorial_code/classifiers.py`), with the encoder layer it uses
+# (`tutorial_code/layers.py`) brought in before it.
 
 # %%
-# [[code:layers.PositionwiseFeedForward]]
+# [[code:tasks.first_cell.make_data]]
 
 
-# [[code:layers.SublayerConnection]]
+# [[code:tasks.first_cell.bag_bound]]
 
 
-# [[code:layers.EncoderLayer]]
-
-
-# [[code:experiments.first_cell.Config]]
-
-
-# [[code:experiments.first_cell.make_data]]
-
-
-# [[code:experiments.first_cell.bag_bound]]
-
-
-# [[code:experiments.first_cell.FirstCellTransformer]]
+# [[code:classifiers.FirstCellTransformer]]
 
 # %% [markdown] lang="ko"
 # 이제 같은 데이터로 두 모델을 학습시킵니다. 하나는 위치 임베딩이 있고(`position=True`), 하나는
@@ -383,7 +366,10 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # the uniform share $1/L$.
 
 # %%
-cfg = Config()  # ko: 9강 실험의 기본값: D=16, 헤드 2개, d_ff=32, 학습률 0.005, 배치 100 # en: the lesson 9 defaults: D=16, 2 heads, d_ff=32, lr 0.005, batch 100
+# ko: 9강 실험의 기본값(tutorial_code/experiments/first_cell.py의 Config)
+# en: the lesson 9 experiment's defaults (its Config in tutorial_code/experiments/first_cell.py)
+D_MODEL, N_HEADS, D_FF = 16, 2, 32
+LR, BATCH_SIZE = 0.005, 100
 L = 25
 epochs = 12
 gen = torch.Generator().manual_seed(0)
@@ -400,13 +386,13 @@ def accuracy(model: nn.Module) -> float:
 history, first_attention = {}, {}
 for position in (True, False):
     torch.manual_seed(0)
-    model = FirstCellTransformer(cfg, L, position)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    model = FirstCellTransformer(D_MODEL, N_HEADS, D_FF, L, position)
+    opt = torch.optim.Adam(model.parameters(), lr=LR)
     history[position] = []
     for epoch in range(epochs):
         order = torch.randperm(len(x_train), generator=gen)
-        for i in range(0, len(x_train), cfg.batch_size):
-            batch = order[i : i + cfg.batch_size]
+        for i in range(0, len(x_train), BATCH_SIZE):
+            batch = order[i : i + BATCH_SIZE]
             logits, _ = model(x_train[batch])
             loss = F.binary_cross_entropy_with_logits(logits, y_train[batch])
             opt.zero_grad()

@@ -33,7 +33,6 @@
 # %%
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -60,18 +59,6 @@ plt.rcParams["figure.dpi"] = 80
 # sit on top of lesson 3's `scaled_dot_product_attention` and lesson 5's `MultiHeadAttention`.
 
 # %%
-# [[code:sizes.check_positive]]
-
-
-# [[code:attention.check_mask]]
-
-
-# [[code:attention.scaled_dot_product_attention]]
-
-
-# [[code:multihead.MultiHeadAttention]]
-
-
 # [[code:layers.PositionwiseFeedForward]]
 
 
@@ -226,8 +213,8 @@ for norm_first in (False, True):
 #
 # 두 방식을 비교하려면 패키지의 모델 코드가 더 필요합니다. 가중치 초기화 `init_parameters`와, 강의의
 # 실험이 쓴 디코더만 있는 모델 `DecoderOnlyTransformer`, 그리고 그 모델이 부르는 부품들입니다. 아래
-# 셀이 그것을 가져옵니다. 마지막 함수 `layer_grad_norms`는 강의의 실험 코드
-# `tutorial_code/experiments/norm_placement.py`에서 층별 기울기 노름을 재는 함수입니다.
+# 셀이 그것을 가져옵니다. 마지막 함수 `layer_grad_norms`(`tutorial_code/params.py`)는 강의의 실험이
+# 층별 기울기 노름을 재는 함수입니다.
 
 # %% [markdown] lang="en"
 # ## Post-LN and pre-LN
@@ -235,56 +222,20 @@ for norm_first in (False, True):
 # Comparing the two placements takes more of the package's model code: the weight initialisation
 # `init_parameters`, the decoder-only model `DecoderOnlyTransformer` that the lesson's experiment
 # uses, and the parts it calls. The next cell brings them in; its last function,
-# `layer_grad_norms`, is how the lesson's experiment (`tutorial_code/experiments/norm_placement.py`)
-# measures the per-layer gradient norms.
+# `layer_grad_norms` (`tutorial_code/params.py`), is how the lesson's experiment measures the
+# per-layer gradient norms.
 
 # %%
-# [[code:layers.DecoderLayer]]
-
-
-# [[code:masks.causal_mask]]
-
-
-# [[code:position.sinusoidal_table]]
-
-
-# [[code:position.SinusoidalPositionalEncoding]]
-
-
-# [[code:position.LearnedPositionalEmbedding]]
-
-
-# [[code:position.RotaryEmbedding]]
-
-
-# [[code:models.POSITIONS]]
-
-
 # [[code:models.TransformerConfig]]
-
-
-# [[code:models.Embedding]]
 
 
 # [[code:models.init_parameters]]
 
 
-# [[code:models.make_rope]]
-
-
-# [[code:models.Decoder]]
-
-
-# [[code:models.output_projection]]
-
-
-# [[code:models.future_mask]]
-
-
 # [[code:models.DecoderOnlyTransformer]]
 
 
-# [[code:experiments.norm_placement.layer_grad_norms]]
+# [[code:params.layer_grad_norms]]
 
 # %% [markdown] lang="ko"
 # 먼저 두 방식의 차이가 잔차의 길에 있다는 것을 봅시다. 하위 층을 그대로 두고 인코더 블록 6개를
@@ -322,10 +273,10 @@ for norm_first in (False, True):
 # 않으므로 가중치가 같습니다) 같은 배치를 봅니다. 초기화 8개의 평균을 내고, 학습은 하지 않습니다.
 # 초기화마다 역전파 한 번이면 됩니다.
 #
-# 아래 셀의 앞부분은 강의의 실험 코드 `tutorial_code/experiments/norm_placement.py`에서 그대로 가져온
-# 것입니다. 토큰 번호, 실험 설정 `Config`, 복사 배치를 만드는 `copy_batch`, 뒤쪽 절반의 손실
-# `copy_loss`, 모델을 만드는 `make_model`, 그리고 초기화마다 역전파를 한 번 하고 `layer_grad_norms`로
-# 층별 노름을 재는 `grads_at_init`입니다. 강의의 표를 만든 코드가 바로 이것입니다.
+# 아래 셀의 앞부분은 패키지의 복사 과제 `tutorial_code/tasks/copying.py`에서 가져온 것입니다. 토큰
+# 번호, 복사 배치를 만드는 `copy_batch`, 뒤쪽 절반의 손실 `copy_loss`입니다. 그 아래의 `make_model`과
+# `grads_at_init`은 강의의 실험(`tutorial_code/experiments/norm_placement.py`)이 하는 일을 실험의
+# 기본값으로 적은 것입니다. 시드가 같으므로 강의의 표와 같은 숫자가 나옵니다.
 
 # %% [markdown] lang="en"
 # In pre-LN, $x$ itself is still one of the terms of the output's sum. Post-LN normalises the sum
@@ -339,43 +290,55 @@ for norm_first in (False, True):
 # weights are equal) and see the same batch. We average over 8 initialisations and train nothing:
 # one backward pass per initialisation is all it takes.
 #
-# The first part of the next cell is copied unchanged from the lesson's experiment code,
-# `tutorial_code/experiments/norm_placement.py`: the token numbers, the experiment's settings
-# `Config`, `copy_batch` that makes a copying batch, `copy_loss` for the loss on the second half,
-# `make_model` that builds the model, and `grads_at_init`, which runs one backward pass per
-# initialisation and measures the per-layer norms with `layer_grad_norms`. It is the code that made
-# the lesson's table.
+# The first part of the next cell comes from the package's copying task,
+# `tutorial_code/tasks/copying.py`: the token numbers, `copy_batch` that makes a copying batch and
+# `copy_loss` for the loss on the second half. Below them, `make_model` and `grads_at_init` write
+# out what the lesson's experiment (`tutorial_code/experiments/norm_placement.py`) does, with the
+# experiment's defaults; with the same seeds they give the numbers of the lesson's table.
 
 # %%
-# [[code:experiments.norm_placement.SEP]]
+# [[code:tasks.copying.copy_batch]]
 
 
-# [[code:experiments.norm_placement.VOCAB_SIZE]]
+# [[code:tasks.copying.copy_loss]]
 
 
-# [[code:experiments.norm_placement.Config]]
+# ko: 강의 실험의 기본값(tutorial_code/experiments/norm_placement.py의 Config)
+# en: the lesson's experiment defaults (its Config in tutorial_code/experiments/norm_placement.py)
+N_LAYERS, D_MODEL, N_HEADS, D_FF = 6, 64, 4, 128
+N_DIGITS = 8  # ko: 복사할 숫자 # en: digits to copy
+INIT_SEEDS, INIT_BATCH = 8, 256  # ko: 평균 낼 초기화 수, 그 배치의 수열 수 # en: initialisations averaged, sequences in their batch
 
 
-# [[code:experiments.norm_placement.copy_batch]]
+def make_model(norm_first: bool, seed: int, n_layers: int = N_LAYERS) -> DecoderOnlyTransformer:
+    # ko: 두 방식에 같은 초기 가중치: 시드를 고정하고, 층 정규화는 난수를 쓰지 않습니다
+    # en: the same initial weights for both placements: seeded, and LayerNorm draws no numbers
+    torch.manual_seed(seed)
+    cfg = TransformerConfig(vocab_size=VOCAB_SIZE, d_model=D_MODEL, n_heads=N_HEADS, d_ff=D_FF,
+                            n_layers=n_layers, norm_first=norm_first, position="learned",
+                            max_len=2 * N_DIGITS)
+    return DecoderOnlyTransformer(cfg)
 
 
-# [[code:experiments.norm_placement.copy_loss]]
+def grads_at_init(norm_first: bool, n_layers: int = N_LAYERS) -> list[list[float]]:
+    # ko: 고정된 배치 하나에서, 초기화마다 역전파 한 번 하고 층별 기울기 노름을 잽니다
+    # en: one fixed batch; per initialisation, one backward pass and the per-layer gradient norms
+    x, y = copy_batch(INIT_BATCH, N_DIGITS, torch.Generator().manual_seed(7))
+    out = []
+    for seed in range(INIT_SEEDS):
+        model = make_model(norm_first, seed, n_layers)
+        copy_loss(model, x, y, N_DIGITS).backward()
+        out.append(layer_grad_norms(model))
+    return out  # ko: (초기화, 층) # en: (inits, layers)
 
 
-# [[code:experiments.norm_placement.make_model]]
-
-
-# [[code:experiments.norm_placement.grads_at_init]]
-
-
-cfg = Config()  # ko: 강의 실험의 기본값: 6층, D=64, 헤드 4개, d_ff=128, 숫자 8개, 초기화 8개, 배치 256 # en: the lesson's defaults: 6 layers, D=64, 4 heads, d_ff=128, 8 digits, 8 inits, batch 256
-inputs, targets = copy_batch(2, cfg.n_digits, torch.Generator().manual_seed(0))
+inputs, targets = copy_batch(2, N_DIGITS, torch.Generator().manual_seed(0))
 print("inputs: ", inputs[0].tolist())  # ko: x SEP x에서 마지막 토큰을 뺀 것 # en: x SEP x without its last token
 print("targets:", targets[0].tolist())  # ko: 한 칸 밀린 다음 토큰 # en: the next tokens, shifted by one
 
 grads = {}
-for name in ("post", "pre"):
-    runs = torch.tensor(grads_at_init(cfg, name, "cpu"))  # ko: (시드, 층) # en: (seeds, layers)
+for name, norm_first in (("post", False), ("pre", True)):
+    runs = torch.tensor(grads_at_init(norm_first))  # ko: (시드, 층) # en: (seeds, layers)
     grads[name] = runs.mean(0)
 print("layer   post-LN   pre-LN   post/pre")
 for i, (p, q) in enumerate(zip(grads["post"], grads["pre"]), 1):
@@ -404,13 +367,13 @@ plt.show()
 #
 # ## 해 보기
 #
-# - `cfg = Config()`를 `Config(n_layers=2)`나 `Config(n_layers=12)`로 바꿔 보세요. 두 선의 기울어짐이
+# - `grads_at_init(norm_first)`를 `grads_at_init(norm_first, n_layers=2)`나 `n_layers=12`로 바꿔 보세요. 두 선의 기울어짐이
 #   깊이에 따라 어떻게 달라지나요?
 # - 기준 블록의 `d_ff`를 $4D$ = 256으로 바꾸고 파라미터 비율을 다시 세어 보세요. 어텐션과 피드포워드
 #   신경망 중 어느 쪽이 무거워지나요?
-# - `make_model(cfg, "post", "cpu")`로 만든 모델을 Adam(학습률 `cfg.lr` = 0.007)으로 웜업 없이
+# - `make_model(False, 0)`으로 만든 Post-LN 모델을 Adam(학습률 0.007)으로 웜업 없이
 #   200스텝쯤 학습시켜 Post-LN과 Pre-LN의 손실을 비교해 보세요. 배치는 스텝마다
-#   `copy_batch(32, cfg.n_digits, gen)`으로 새로 뽑고, 손실은 `copy_loss`로 잽니다. 찍기 수준은
+#   `copy_batch(32, N_DIGITS, gen)`으로 새로 뽑고, 손실은 `copy_loss`로 잽니다. 찍기 수준은
 #   $\log 10 \approx 2.30$입니다. 강의의 학습 실험과 같은 결과가 나오나요?
 
 # %% [markdown] lang="en"
@@ -419,12 +382,12 @@ plt.show()
 #
 # ## Try it
 #
-# - Change `cfg = Config()` to `Config(n_layers=2)` or `Config(n_layers=12)`. How does the tilt of
+# - Change `grads_at_init(norm_first)` to `grads_at_init(norm_first, n_layers=2)` or `n_layers=12`. How does the tilt of
 #   the two lines change with depth?
 # - Set the reference block's `d_ff` to $4D$ = 256 and count the shares again. Which side gets
 #   heavier, attention or the feed-forward network?
-# - Train a model from `make_model(cfg, "post", "cpu")` with Adam (learning rate `cfg.lr` = 0.007)
+# - Train a post-LN model from `make_model(False, 0)` with Adam (learning rate 0.007)
 #   and no warm-up for about 200 steps, and compare post-LN's loss with pre-LN's. Draw a fresh
-#   batch every step with `copy_batch(32, cfg.n_digits, gen)` and compute the loss with
+#   batch every step with `copy_batch(32, N_DIGITS, gen)` and compute the loss with
 #   `copy_loss`. Guessing scores $\log 10 \approx 2.30$. Do you see what the lesson's training
 #   experiment found?

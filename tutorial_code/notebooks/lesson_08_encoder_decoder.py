@@ -83,25 +83,21 @@ plt.rcParams["figure.dpi"] = 80
 # the grids, rows are queries and columns keys; 1 means "may attend", 0 "blocked".
 
 # %%
-# [[code:experiments.digit_tasks.PAD]]
-# [[code:experiments.digit_tasks.DIGIT0]]
-# [[code:experiments.digit_tasks.VOCAB_SIZE]]
-# [[code:experiments.digit_tasks.TASKS]]
+# [[code:tasks.digits.PAD]]
+# [[code:tasks.digits.VOCAB_SIZE]]
+# [[code:tasks.digits.token_names]]
 
 
-# [[code:experiments.digit_tasks.token_names]]
+# [[code:tasks.digits.frame]]
 
 
-# [[code:experiments.digit_tasks.frame]]
+# [[code:tasks.digits.target_digits]]
 
 
-# [[code:experiments.digit_tasks.target_digits]]
+# [[code:tasks.digits.sequence_keys]]
 
 
-# [[code:experiments.digit_tasks.sequence_keys]]
-
-
-# [[code:experiments.digit_tasks.mirror_index]]
+# [[code:tasks.digits.mirror_index]]
 
 # %%
 def show(mask: Tensor, rows: list[str], cols: list[str]) -> None:
@@ -153,67 +149,10 @@ print("\nrows of the real tokens: combined == causal?", torch.equal(both[0, 0, :
 # lesson's `Encoder`, `Decoder`, the three model classes and `greedy_decode` on top.
 
 # %%
-# [[code:sizes.check_positive]]
-
-
-# [[code:attention.check_mask]]
-
-
-# [[code:attention.scaled_dot_product_attention]]
-
-
-# [[code:multihead.MultiHeadAttention]]
-
-
-# [[code:layers.PositionwiseFeedForward]]
-
-
-# [[code:layers.SublayerConnection]]
-
-
-# [[code:layers.EncoderLayer]]
-
-
-# [[code:layers.DecoderLayer]]
-
-
-# [[code:position.sinusoidal_table]]
-
-
-# [[code:position.SinusoidalPositionalEncoding]]
-
-
-# [[code:position.LearnedPositionalEmbedding]]
-
-
-# [[code:position.RotaryEmbedding]]
-
-
-# [[code:models.POSITIONS]]
-
-
-# [[code:models.TransformerConfig]]
-
-
-# [[code:models.Embedding]]
-
-
-# [[code:models.init_parameters]]
-
-
-# [[code:models.make_rope]]
-
-
 # [[code:models.Encoder]]
 
 
 # [[code:models.Decoder]]
-
-
-# [[code:models.output_projection]]
-
-
-# [[code:models.future_mask]]
 
 
 # [[code:models.EncoderDecoderTransformer]]
@@ -223,15 +162,6 @@ print("\nrows of the real tokens: combined == causal?", torch.equal(both[0, 0, :
 
 
 # [[code:models.DecoderOnlyTransformer]]
-
-
-# [[code:generate.new_cache]]
-
-
-# [[code:generate.next_tokens]]
-
-
-# [[code:generate.greedy_loop]]
 
 
 # [[code:generate.greedy_decode]]

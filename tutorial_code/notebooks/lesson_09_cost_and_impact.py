@@ -87,9 +87,6 @@ for L in (4096, 8192, 16384, 32768):
 # and weights, and returns the weights.
 
 # %%
-# [[code:attention.check_mask]]
-
-
 # [[code:attention.scaled_dot_product_attention]]
 
 # %% [markdown] lang="ko"
@@ -200,67 +197,7 @@ plt.show()
 # "Code" section.
 
 # %%
-# [[code:sizes.check_positive]]
-
-
-# [[code:multihead.MultiHeadAttention]]
-
-
-# [[code:layers.PositionwiseFeedForward]]
-
-
-# [[code:layers.SublayerConnection]]
-
-
-# [[code:layers.DecoderLayer]]
-
-
-# [[code:masks.causal_mask]]
-
-
-# [[code:position.sinusoidal_table]]
-
-
-# [[code:position.SinusoidalPositionalEncoding]]
-
-
-# [[code:position.LearnedPositionalEmbedding]]
-
-
-# [[code:position.RotaryEmbedding]]
-
-
-# [[code:models.POSITIONS]]
-
-
-# [[code:models.TransformerConfig]]
-
-
-# [[code:models.Embedding]]
-
-
-# [[code:models.init_parameters]]
-
-
-# [[code:models.make_rope]]
-
-
-# [[code:models.Decoder]]
-
-
-# [[code:models.output_projection]]
-
-
-# [[code:models.future_mask]]
-
-
 # [[code:models.DecoderOnlyTransformer]]
-
-
-# [[code:generate.new_cache]]
-
-
-# [[code:generate.next_tokens]]
 
 
 # [[code:generate.greedy_loop]]
@@ -309,8 +246,8 @@ print(f"largest difference, cached vs whole sequence: {(torch.stack(step_logits,
 #
 # 이제 `generate`로 토큰 $N$개를 만들고, `use_cache=True`와 `False`를 비교합니다. 두 방식이 같은
 # 토큰을 내는지 확인하고, 시간을 재고, 모델이 계산한 위치 수를 셉니다. 위치 수는 임베딩 층에 들어간
-# 토큰 수로 셉니다. 세는 함수 `positions_computed`는 강의의 실험 코드
-# `tutorial_code/experiments/cost.py`에서 가져옵니다. 캐시 없이는 $1 + 2 + \cdots + N$개, 캐시를 쓰면
+# 토큰 수로 셉니다. 세는 함수 `positions_computed`는 패키지의 `tutorial_code/generate.py`에서
+# 가져옵니다(강의의 실험도 이 함수로 셉니다). 캐시 없이는 $1 + 2 + \cdots + N$개, 캐시를 쓰면
 # $N$개일 것입니다. 강의의 KV 캐시 표와 비교해 보세요.
 
 # %% [markdown] lang="en"
@@ -322,11 +259,11 @@ print(f"largest difference, cached vs whole sequence: {(torch.stack(step_logits,
 # Now let `generate` make $N$ tokens, with `use_cache=True` and with `False`. Check that both give
 # the same tokens, time them, and count the positions the model computes, as the number of tokens
 # that enter the embedding layer (the counting function, `positions_computed`, comes from the
-# lesson's experiment code, `tutorial_code/experiments/cost.py`): $1 + 2 + \cdots + N$ without the
+# package's `tutorial_code/generate.py`; the lesson's experiment counts with it too): $1 + 2 + \cdots + N$ without the
 # cache, $N$ with it, we expect. Compare with the lesson's KV cache table.
 
 # %%
-# [[code:experiments.cost.positions_computed]]
+# [[code:generate.positions_computed]]
 
 
 prompt = torch.randint(1, 64, (1, 1))
@@ -393,8 +330,8 @@ for L in (doc_tokens, 2 * doc_tokens):
 #
 # 강의의 "첫 칸 실험"을 작게 줄여 직접 돌려 봅니다. 길이 $L$인
 # 수열의 칸마다 +1이나 −1을 무작위로 넣고, **첫 칸**의 부호를 맞히게 합니다. 답은 맨 앞에 있지만
-# 모델은 수열을 다 본 뒤에 답해야 합니다. 두 모델은 강의의 실험 코드
-# `tutorial_code/experiments/first_cell.py`에서 그대로 가져옵니다.
+# 모델은 수열을 다 본 뒤에 답해야 합니다. 데이터는 `tutorial_code/tasks/first_cell.py`에서, 두 모델은
+# `tutorial_code/classifiers.py`에서 가져옵니다. 강의의 실험이 쓰는 것과 같은 코드입니다.
 #
 # - `LSTMClassifier`: 은닉 크기 16인 LSTM. 칸을 하나씩 읽고 마지막 은닉 상태로 분류합니다. 첫 칸의
 #   정보를 $L$단계 동안 들고 가야 합니다.
@@ -412,8 +349,8 @@ for L in (doc_tokens, 2 * doc_tokens):
 # A small run of the lesson's first-cell experiment.
 # Fill a sequence of length $L$ with random +1 and −1 cells and ask for the sign of the **first
 # cell**. The answer sits at the very front, but the model answers only after reading everything.
-# Both models come unchanged from the lesson's experiment code,
-# `tutorial_code/experiments/first_cell.py`:
+# The data come from `tutorial_code/tasks/first_cell.py` and both models from
+# `tutorial_code/classifiers.py`, the code the lesson's experiment runs:
 #
 # - `LSTMClassifier`: an LSTM with hidden size 16 that reads the cells one by one and classifies
 #   from its last hidden state. It has to carry the first cell through $L$ steps.
@@ -427,19 +364,13 @@ for L in (doc_tokens, 2 * doc_tokens):
 # from the cells above, so run all the cells above first rather than this section alone.
 
 # %%
-# [[code:layers.EncoderLayer]]
+# [[code:tasks.first_cell.make_data]]
 
 
-# [[code:experiments.first_cell.Config]]
+# [[code:classifiers.FirstCellTransformer]]
 
 
-# [[code:experiments.first_cell.make_data]]
-
-
-# [[code:experiments.first_cell.FirstCellTransformer]]
-
-
-# [[code:experiments.first_cell.LSTMClassifier]]
+# [[code:classifiers.LSTMClassifier]]
 
 # %% [markdown] lang="ko"
 # 이제 길이 10, 50, 100에서 두 모델을 학습시킵니다. 설정은 실험의 기본값 그대로입니다. 학습 수열
@@ -467,20 +398,29 @@ for L in (doc_tokens, 2 * doc_tokens):
 
 
 # %%
+# ko: 실험의 기본값(tutorial_code/experiments/first_cell.py의 Config)
+# en: the experiment's defaults (its Config in tutorial_code/experiments/first_cell.py)
+N_TRAIN, N_TEST = 2000, 1000  # ko: 학습·테스트 수열 # en: training and test sequences
+EPOCHS, BATCH_SIZE, LR = 30, 100, 0.005  # ko: 최대 에포크, 배치, Adam 학습률 # en: at most this many epochs, batch, Adam's learning rate
+HIDDEN = 16  # ko: LSTM 은닉 크기 # en: the LSTM's hidden size
+D_MODEL, N_HEADS, D_FF = 16, 2, 32  # ko: 트랜스포머 # en: the Transformer
+SEED = 0
+
+
 def logits_of(model: nn.Module, tokens: Tensor) -> Tensor:
     out = model(tokens)  # ko: LSTM은 로짓, 트랜스포머는 (로짓, 어텐션 가중치) # en: LSTM: logits; Transformer: (logits, attention weights)
     return out[0] if isinstance(out, tuple) else out
 
 
 def train_first_cell(model: nn.Module, x: Tensor, y: Tensor, gen: torch.Generator) -> int:
-    # ko: Adam으로 최대 cfg.epochs 에포크 학습하고, 실제로 돈 에포크 수를 돌려줍니다
-    # en: trains with Adam for at most cfg.epochs epochs; returns the epochs it ran
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
-    for epoch in range(1, cfg.epochs + 1):
+    # ko: Adam으로 최대 EPOCHS 에포크 학습하고, 실제로 돈 에포크 수를 돌려줍니다
+    # en: trains with Adam for at most EPOCHS epochs; returns the epochs it ran
+    opt = torch.optim.Adam(model.parameters(), lr=LR)
+    for epoch in range(1, EPOCHS + 1):
         order = torch.randperm(len(x), generator=gen)
         correct = 0
-        for i in range(0, len(x), cfg.batch_size):
-            batch = order[i : i + cfg.batch_size]
+        for i in range(0, len(x), BATCH_SIZE):
+            batch = order[i : i + BATCH_SIZE]
             logits = logits_of(model, x[batch])
             loss = F.binary_cross_entropy_with_logits(logits, y[batch])
             opt.zero_grad()
@@ -492,18 +432,17 @@ def train_first_cell(model: nn.Module, x: Tensor, y: Tensor, gen: torch.Generato
     return epoch
 
 
-cfg = Config()  # ko: 실험의 기본값: LSTM 은닉 16, D=16, 헤드 2개, d_ff=32, 학습률 0.005, 배치 100, 최대 30에포크 # en: the experiment's defaults: LSTM hidden 16, D=16, 2 heads, d_ff=32, lr 0.005, batch 100, at most 30 epochs
 first_lengths = [10, 50, 100]
 acc = {"lstm": [], "transformer": []}
 print("     L   LSTM acc (epochs)   Transformer acc (epochs)   attention to cell 1   uniform 1/L   × uniform")
 for L in first_lengths:
     gen = torch.Generator().manual_seed(L)
-    x_train, y_train = make_data(cfg.n_train, L, gen)  # ko: 토큰 (N, L)은 0/1(칸 −1/+1), 정답 = 첫 칸 # en: tokens (N, L) are 0/1 (cells −1/+1), label = first cell
-    x_test, y_test = make_data(cfg.n_test, L, gen)
+    x_train, y_train = make_data(N_TRAIN, L, gen)  # ko: 토큰 (N, L)은 0/1(칸 −1/+1), 정답 = 첫 칸 # en: tokens (N, L) are 0/1 (cells −1/+1), label = first cell
+    x_test, y_test = make_data(N_TEST, L, gen)
     epochs = {}
     for kind in ("lstm", "transformer"):
-        torch.manual_seed(cfg.seed)
-        model = LSTMClassifier(cfg.hidden) if kind == "lstm" else FirstCellTransformer(cfg, L, position=True)
+        torch.manual_seed(SEED)
+        model = LSTMClassifier(HIDDEN) if kind == "lstm" else FirstCellTransformer(D_MODEL, N_HEADS, D_FF, L)
         epochs[kind] = train_first_cell(model, x_train, y_train, gen)
         with torch.no_grad():
             logits = logits_of(model, x_test)
@@ -573,7 +512,7 @@ plt.show()
 # - KV 캐시 측정의 모델을 `TransformerConfig(vocab_size=64, d_model=256, n_layers=4)`로 키워 보세요.
 #   속도 향상이 어떻게 달라지나요? 강의의 "모델이 크고 $N$이 길수록 차이가 벌어진다"와 비교해 보세요.
 # - 첫 칸 실험의 `first_lengths`에 25를 넣거나, 시드를 바꿔(데이터는 `torch.Generator().manual_seed(L)`,
-#   모델은 `cfg = Config(seed=1)`) 다시 돌려 보세요. LSTM이 꺾이는 길이가 강의의 표와 같나요? 200을
+#   모델은 `SEED = 1`) 다시 돌려 보세요. LSTM이 꺾이는 길이가 강의의 표와 같나요? 200을
 #   넣으면 시간이 조금 더 걸립니다.
 
 # %% [markdown] lang="en"
@@ -588,6 +527,6 @@ plt.show()
 #   the speed-up change? Compare with the lesson's "bigger models and longer generations widen the
 #   gap".
 # - In the first-cell experiment, add 25 to `first_lengths`, or change the seeds (the data's in
-#   `torch.Generator().manual_seed(L)`, the models' with `cfg = Config(seed=1)`), and run it again.
+#   `torch.Generator().manual_seed(L)`, the models' with `SEED = 1`), and run it again.
 #   Does the LSTM break down at the same length as in the lesson's table? Adding 200 takes a little
 #   longer.
