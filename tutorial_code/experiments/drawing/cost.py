@@ -177,10 +177,13 @@ def kv_figure(kv: dict, t: dict, device: str, outdir):
     c = plotting.COLORS
     N = kv["lengths"]
     fig, (ax1, ax2) = plotting.subplots(1, 2, figsize=(9.6, 3.6))
-    # linear axes: the uncached curve bends upwards (each step redoes the prefix), the cached one is straight
+    # log-log axes, as the slopes on the page are read: without the cache each step redoes the
+    # prefix (slope near 2), with it each step is one position (slope near 1)
     ax1.plot(N, [r["no_cache_s"] for r in kv["rows"]], "o-", color=c["raw"], label=t["no_cache"])
     ax1.plot(N, [r["cache_s"] for r in kv["rows"]], "s-", color=c["scaled"], label=t["cache"])
-    ax1.set(title=t["gen_title"].format(device=device), xlabel=t["N"], ylabel=t["seconds"], ylim=(0, None))
+    ax1.set_xscale("log")
+    ax1.set(title=t["gen_title"].format(device=device), xlabel=t["N"], ylabel=t["seconds"])
+    plotting.log_y(ax1)
     ax1.legend(fontsize=8)
     ax2.plot(N, kv["speedup"], "o-", color=c["accent"])
     for n, s in zip(N, kv["speedup"]):
@@ -188,6 +191,8 @@ def kv_figure(kv: dict, t: dict, device: str, outdir):
     ax2.axhline(1, ls=":", color=c["reference"], label=t["one"])
     ax2.set(title=t["speed_title"], xlabel=t["N"], ylabel=t["speedup"], ylim=(0, max(kv["speedup"]) * 1.2))
     ax2.legend(fontsize=8, loc="upper left")
+    ax2.set_xscale("log")
     for ax in (ax1, ax2):
-        ax.set_xticks(N)
+        ax.set_xticks(N, [str(n) for n in N])  # the generated lengths, as plain numbers
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     return plotting.save(fig, outdir, "kv_cache")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..first_cell import MODELS
 from . import plotting
+from .heatmap import heatmap
 from .tables import column, headers
 
 
@@ -154,7 +155,7 @@ def accuracy_figure(res, t, outdir):
     ax.plot(res["lengths"], res["bag_bound"], ":", color=c["reference"], label=t["bound"])
     for kind in MODELS:
         part, col = res[kind], c[COLOR[kind]]
-        ax.plot(part["lengths"], part["acc"], MARKER[kind] + "-", color=col, label=t[kind])
+        ax.plot(part["lengths"], part["acc"], MARKER[kind], ms=7, color=col, label=t[kind])  # measured lengths only
         for L, accs in zip(part["lengths"], part["acc_seeds"]):  # one faint dot per seed
             ax.scatter([L] * len(accs), accs, color=col, alpha=0.35, s=14, lw=0)
     _length_axis(ax, res["lengths"], t)
@@ -169,11 +170,11 @@ def attention_figure(res, t, outdir):
     ax.plot(res["lengths"], res["uniform"], "--", color=c["reference"], label=t["uniform"])
     for kind in ("transformer", "no_position"):
         part = res[kind]
-        ax.plot(part["lengths"], part["attn_first"], MARKER[kind] + "-", color=c[COLOR[kind]],
+        ax.plot(part["lengths"], part["attn_first"], MARKER[kind], ms=7, color=c[COLOR[kind]],
                 label=t[kind])
     tr = res["transformer"]
-    ax.plot(tr["lengths"], tr["attn_first_best_head"], "s:", color=c["scaled"], alpha=0.6,
-            mfc="none", label=t["best_head"])
+    ax.plot(tr["lengths"], tr["attn_first_best_head"], "s", color=c["scaled"], alpha=0.6,
+            mfc="none", ms=7, label=t["best_head"])
     plotting.log_y(ax)
     _length_axis(ax, res["lengths"], t)
     ax.set(title=t["attn_title"], ylabel=t["attn_y"])
@@ -190,10 +191,12 @@ def attention_map_figure(res, t, outdir):
     fig, axes = plotting.subplots(1, len(panels), figsize=(3.4 * len(panels), 3.8))
     vmax = max(max(max(row) for row in m) for _, m in panels)
     for ax, (title, m) in zip(axes, panels):
-        im = ax.imshow(m, cmap="viridis", vmin=0, vmax=vmax)  # m: (L, L) nested lists
+        im = heatmap(ax, m, cmap="viridis", vmin=0, vmax=vmax)  # m: (L, L) nested lists
+        ticks = range(0, len(m), 5)  # every fifth position (1, 6, 11, ...)
+        ax.set_xticks(ticks, [str(i + 1) for i in ticks])
+        ax.set_yticks(ticks, [str(i + 1) for i in ticks])
         ax.set_title(title, fontsize=9)
         ax.set(xlabel=t["key"], ylabel=t["query"])
-        ax.grid(False)
     fig.colorbar(im, ax=axes, shrink=0.85, label=t["weight"])
     fig.suptitle(t["map_title"].format(L=res["map_length"]))
     return plotting.save(fig, outdir, "attention_map")

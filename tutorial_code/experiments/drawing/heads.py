@@ -62,7 +62,9 @@ LABELS = {
         "col_max": "최대 가중치",
         "col_write": "쓸 숫자에 준 가중치",
         "col_read": "방금 읽은 숫자에 준 가중치",
-        "acc_title": "헤드 수별 테스트 정확도 (시드 {n}개)",
+        "acc_title": "헤드 수별 테스트 정확도 (학습 샘플 {samples:,}개 뒤, 시드 {n}개)",
+        "acc_y": "테스트 정확도",
+        "still_climbing": "모든 곡선이 끝에서도 오르는 중: 용량이 아니라 학습 속도의 비교",
         "heads_axis": "헤드 수 $h$ ($d_k = 64/h$)",
         "token": "토큰 정확도", "exact": "완전 일치율", "seed": "시드별 값",
         "curve_title": "학습 중 검증 완전 일치율 (시드 평균)",
@@ -91,7 +93,9 @@ LABELS = {
         "col_max": "largest weight",
         "col_write": "weight on the digit written",
         "col_read": "weight on the digit just read",
-        "acc_title": "Test accuracy by head count ({n} seeds)",
+        "acc_title": "Test accuracy by head count (after {samples:,} training samples, {n} seeds)",
+        "acc_y": "test accuracy",
+        "still_climbing": "every curve is still rising at the end: this compares learning speed, not capacity",
         "heads_axis": "heads $h$ ($d_k = 64/h$)",
         "token": "token accuracy", "exact": "exact match", "seed": "per seed",
         "curve_title": "Validation exact match during training (seed mean)",
@@ -126,8 +130,9 @@ def accuracy_figure(r: dict, t: dict, outdir):
             seeds = [run["test"][key] for run in r["by_heads"][str(h)]["runs"]]
             ax1.scatter([x[i] + dx] * len(seeds), seeds, s=12, color=color, alpha=0.45, lw=0)
     ax1.set_xticks(x, ticks)
-    title = t["acc_title"].format(n=r["seeds"]) + "\n" + t["params_note"].format(n=r["params"]["attention_module"])
-    ax1.set(title=title, xlabel=t["heads_axis"], ylim=(None, 1.01))
+    title = (t["acc_title"].format(n=r["seeds"], samples=r["train_samples"]) + "\n"
+             + t["params_note"].format(n=r["params"]["attention_module"]))
+    ax1.set(title=title, xlabel=t["heads_axis"], ylabel=t["acc_y"], ylim=(None, 1.01))
     ax1.legend(fontsize=8, loc="center right")
     for i, h in enumerate(r["head_counts"]):
         runs = r["by_heads"][str(h)]["runs"]
@@ -137,6 +142,7 @@ def accuracy_figure(r: dict, t: dict, outdir):
                  label=t["heads_legend"].format(h=h))
     ax2.set(title=t["curve_title"], xlabel=t["samples"], ylabel=t["exact_y"], ylim=(-0.02, 1.02))
     ax2.legend(fontsize=8)
+    fig.supxlabel(t["still_climbing"], fontsize=9)
     return plotting.save(fig, outdir, "heads_accuracy")
 
 

@@ -108,7 +108,7 @@ def causal(c: dict, t: dict, outdir):
     for i in range(L):
         for j in range(L):
             ax1.text(j, i, "" if mask[i, j] else "-∞", ha="center", va="center",
-                     fontsize=9, color="#7F7F7F")
+                     fontsize=12, color=INK)  # dark on the light grey of a blocked cell
     heatmap(ax2, c["weights"], pos, pos, fmt=".2f", vmin=0, vmax=1, zero_as="0", fontsize=8.5)
     for ax, title in ((ax1, t["causal_mask"]), (ax2, t["causal_weights"])):
         ax.set_xticks(range(L), pos)
