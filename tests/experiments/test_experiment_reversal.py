@@ -1,7 +1,9 @@
-"""The reversal experiment (lessons 5, 8): digit data, held-out sets, schedules, tiny run."""
+"""The reversal experiment (lessons 5, 8): digit data, held-out sets, schedules, tiny run, and
+the model it exports for the lesson 8 page (manifest, weights, reference outputs)."""
 
 from __future__ import annotations
 
+import json
 import math
 from types import SimpleNamespace
 
@@ -12,7 +14,7 @@ import torch
 import tutorial_code as tc
 from tutorial_code.experiments import digit_tasks as dt
 from coursebuild.pipeline import run_experiments
-from tutorial_code.experiments import reversal
+from tutorial_code.experiments import model_export, reversal
 from tutorial_code.experiments import seq2seq as s2s
 
 
@@ -101,3 +103,89 @@ def test_tiny_run_end_to_end(tmp_path):
     ko, en = outcome.figure_paths("ko"), outcome.figure_paths("en")
     assert set(ko) == set(en) == {"training_curve", "cross_attention_grid", "attention_summary", "recipes"}
     assert all(p.stat().st_size > 10_000 for p in [*ko.values(), *en.values()])
+
+
+# ---------------------------------------------------------------- the model exported for the page
+
+
+def small_model(seed: int = 0):
+    torch.manual_seed(seed)
+    cfg = tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE, d_model=16, n_heads=2, d_ff=32, n_layers=2)
+    return model_export.round_weights(tc.EncoderDecoderTransformer(cfg).eval())
+
+
+TOKENS = {"names": dt.token_names(range(dt.VOCAB_SIZE)), "pad_id": dt.PAD, "bos_id": dt.BOS,
+          "eos_id": dt.EOS, "digit0": dt.DIGIT0}
+
+
+def test_manifest_and_binary_agree(tmp_path):
+    model = small_model()
+    manifest = model_export.export_weights(model, tmp_path, "m", TOKENS, {"max_digits": 8})
+    blob = (tmp_path / "m.bin").read_bytes()
+    assert len(blob) == manifest["weights_bytes"] == sum(t["bytes"] for t in manifest["tensors"])
+    state = model.state_dict()
+    # every state_dict tensor is stored once (the tied output projection by reference), in order
+    assert manifest["tied"] == {"out.weight": "embed.tokens.weight"}
+    assert [t["name"] for t in manifest["tensors"]] == [k for k in state if k != "out.weight"]
+    offset = 0
+    for t in manifest["tensors"]:
+        assert t["offset"] == offset and t["bytes"] == 2 * math.prod(t["shape"])
+        assert t["shape"] == list(state[t["name"]].shape)
+        offset += t["bytes"]
+    first = manifest["tensors"][0]
+    stored = torch.frombuffer(bytearray(blob[:first["bytes"]]), dtype=torch.float16).view(first["shape"])
+    assert torch.equal(stored.float(), state[first["name"]])  # rounded weights survive exactly
+
+
+def test_reloaded_model_equals_the_exported_one(tmp_path):
+    model = small_model(1)
+    model_export.export_weights(model, tmp_path, "m", TOKENS, {})
+    again = model_export.load_exported(tmp_path / "m.json")
+    src, tgt = dt.make_pairs(dt.random_digits(20, 8, torch.Generator().manual_seed(2)))
+    assert torch.equal(again(src, tgt[:, :-1]), model(src, tgt[:, :-1]))
+    assert again.out.weight is again.embed.tokens.weight  # still tied after loading
+    ref = model_export.reference(model, src, dt.BOS, dt.EOS, 9)
+    check = model_export.check_reference(again, ref, dt.BOS, dt.EOS, 9)
+    assert check == {"tokens_equal": 1.0, "max_attention_gap": pytest.approx(0, abs=1e-6)}
+
+
+def test_reference_holds_one_attention_row_per_written_token():
+    model = small_model(3)
+    src, _ = dt.make_pairs(dt.random_digits(5, 8, torch.Generator().manual_seed(4)))
+    ref = model_export.reference(model, src, dt.BOS, dt.EOS, 9)
+    assert ref["n_inputs"] == 5
+    for row in ref["inputs"]:
+        assert row["tokens"][0] == dt.BOS and 2 <= len(row["tokens"]) <= 10
+        assert dt.EOS not in row["tokens"][:-1]  # cut at the first EOS
+        cross = torch.tensor(row["cross"])          # (N, h, steps, L_s)
+        assert cross.shape == (2, 2, len(row["tokens"]) - 1, 10)
+        assert torch.allclose(cross.sum(-1), torch.ones(cross.shape[:-1]), atol=1e-5)
+
+
+def test_a_corrupt_weights_file_is_refused(tmp_path):
+    model_export.export_weights(small_model(), tmp_path, "m", TOKENS, {})
+    blob = bytearray((tmp_path / "m.bin").read_bytes())
+    blob[10] ^= 0xFF
+    (tmp_path / "m.bin").write_bytes(bytes(blob))
+    with pytest.raises(ValueError, match="sha256"):
+        model_export.load_exported(tmp_path / "m.json")
+
+
+def test_tiny_run_exports_the_model(tmp_path):
+    report = run_experiments(["reversal"], tmp_path, tiny=True, device="cpu")
+    outcome = report["reversal"]
+    export = outcome.record["results"]["export"]
+    files = outcome.entry / "files"
+    assert export["n_reference"] >= 200 and export["reload"]["tokens_equal"] == 1
+    assert (files / "reversal.bin").stat().st_size == export["weights_bytes"] < 500_000
+    manifest = json.loads((files / "reversal.json").read_text())
+    assert manifest["config"]["d_model"] == outcome.record["results"]["model"]["d_model"]
+    assert manifest["tokens"]["names"][:3] == ["PAD", "BOS", "EOS"] and manifest["example"] == [3, 7, 1, 4, 9, 2, 8, 5]
+    ref = json.loads((files / "reversal-reference.json").read_text())
+    assert ref["inputs"][0]["src"] == dt.make_pairs(torch.tensor([manifest["example"]]))[0][0].tolist()
+    # after the example: the first test sequences, which training never saw
+    cfg = reversal.Config.tiny()
+    ctx = SimpleNamespace(generator=lambda off=0: torch.Generator().manual_seed(cfg.seed + off), device="cpu")
+    test_src = dt.held_out(cfg.n_valid, cfg.n_test, cfg.length, "reverse", ctx)["test_pairs"][0]
+    assert [r["src"] for r in ref["inputs"][1:]] == test_src[:export["n_reference"]].tolist()
+    assert outcome.record["results"]["data"]["train_test_overlap"] == 0

@@ -15,11 +15,16 @@ run() does three things:
    the cross-attention, and how much weight falls on the mirrored source position (the
    anti-diagonal: the query writing y_i = x_{9-i} should look at x_{9-i});
 3. recipes compared by the training samples needed to reach the target (validation exact match
-   ≥ 99.5 %): one-cycle Adam, the paper's warm-up schedule, constant Adam lr 1e-3.
+   ≥ 99.5 %): one-cycle Adam, the paper's warm-up schedule, constant Adam lr 1e-3;
+4. the trained model exported for the lesson 8 page (:mod:`.model_export`): float16 weights,
+   a manifest, and PyTorch's greedy decoding with cross-attention on the lesson's example and
+   ``n_reference`` held-out test inputs, which the page's JavaScript is tested against.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import statistics
 from dataclasses import dataclass
 
@@ -28,6 +33,7 @@ import torch
 import tutorial_code as tc
 
 from . import digit_tasks as dt
+from . import model_export
 from . import seq2seq as s2s
 from .cpu_threads import torch_threads
 
@@ -55,6 +61,7 @@ class Config:
     constant_lr: float = 1e-3        # Adam's usual default
     example: tuple[int, ...] = (3, 7, 1, 4, 9, 2, 8, 5)  # the lesson's input digits
     n_attention: int = 1_000         # test sequences the attention statistics average over
+    n_reference: int = 256           # held-out test inputs the page's forward pass is checked on
     seed: int = 0
 
     @classmethod
@@ -63,6 +70,14 @@ class Config:
                    compare_seeds=1, compare_cap=640, n_attention=100)
 
 
+# the exported files hold the model the reference was computed with (reloaded from the files,
+# a fresh model decodes every reference input identically), and fit in the page's budget
+EXPORT_GATES = {
+    "export.n_reference": (200, 10**9),
+    "export.weights_bytes": (1, 500_000),           # half of the 1 MB both page models share
+    "export.reload.tokens_equal": (1, 1),
+    "export.reload.max_attention_gap": (0, 1e-6),
+}
 GATES = {
     "test.greedy.exact_match": (0.995, 1.0),      # the gate of the lesson: reversal is learned
     "test.n_sequences": (5_000, 10**9),
@@ -73,8 +88,11 @@ GATES = {
     "attention.example.last_layer_mirror_weight": (0.5, 1.0),       # the anti-diagonal is there
     "attention.test_average.last_layer_mirror_weight": (0.5, 1.0),  # (uniform would be 0.1)
     "recipes.one_cycle.all_reached": (1, 1),      # the main recipe reaches the target on every seed
+    **EXPORT_GATES,
+    "export.rounded.test_exact_match": (0.995, 1.0),  # float16 weights still reverse
+    "export.rounded.example_as_lesson": (1, 1),       # and write the lesson's example as the page says
 }
-TINY_GATES = {"data.train_test_overlap": (0, 0), "test.exact_match_agrees": (1, 1)}
+TINY_GATES = {"data.train_test_overlap": (0, 0), "test.exact_match_agrees": (1, 1), **EXPORT_GATES}
 
 
 def steps_per_epoch(cfg: Config) -> int:
@@ -244,5 +262,42 @@ def _run(cfg: Config, ctx) -> dict:
         "target": cfg.target,
         "log_every": cfg.log_every,
         "reference_portfolio": REFERENCE_PORTFOLIO,
+        "export": export(main["model"], cfg, ctx, data),
     }
     return results
+
+
+def export(model, cfg: Config, ctx, data: dict) -> dict:
+    """Write the model for the page into ctx.out_dir; results: sizes and agreement checks.
+
+    The files hold float16 weights, so the model is rounded first (a copy) and the reference
+    is PyTorch's decoding with the rounded weights: the page runs exactly that model.
+    """
+    trained = model.cpu().eval()
+    rounded = model_export.round_weights(copy.deepcopy(trained))
+    tokens = {"names": dt.token_names(range(dt.VOCAB_SIZE)), "pad_id": dt.PAD, "bos_id": dt.BOS,
+              "eos_id": dt.EOS, "digit0": dt.DIGIT0}
+    extra = {"max_digits": cfg.length, "max_new_tokens": cfg.length + 1,
+             "example": list(cfg.example), "reference": "reversal-reference.json"}
+    manifest = model_export.export_weights(rounded, ctx.out_dir, "reversal", tokens, extra)
+    example_src, _ = dt.make_pairs(torch.tensor([cfg.example]))
+    src = torch.cat([example_src, data["test_pairs"][0][:cfg.n_reference].cpu()])
+    decode = (dt.BOS, dt.EOS, cfg.length + 1)
+    ref = model_export.reference(rounded, src, *decode)
+    ref["example_index"], ref["held_out_from"] = 0, 1  # input 0 is the lesson's example
+    path = ctx.out_dir / manifest["reference"]
+    model_export.write_bytes(path, json.dumps(ref, separators=(",", ":")).encode())
+    reloaded = model_export.load_exported(ctx.out_dir / "reversal.json")
+    tsrc, ttgt = (t.cpu() for t in data["test_pairs"])
+    lesson = tc.greedy_decode(trained, example_src, dt.BOS, cfg.length + 1, eos_id=dt.EOS)[0]
+    return {
+        "n_reference": ref["n_inputs"] - 1,
+        "weights_bytes": manifest["weights_bytes"],
+        "manifest_bytes": (ctx.out_dir / "reversal.json").stat().st_size,
+        "reference_bytes": path.stat().st_size,
+        "n_tensors": len(manifest["tensors"]),
+        "reload": model_export.check_reference(reloaded, ref, *decode),
+        "rounded": {"test_exact_match": s2s.greedy_metrics(rounded, tsrc, ttgt, dt.BOS, dt.EOS)["exact_match"],
+                    "example_tokens": ref["inputs"][0]["tokens"],
+                    "example_as_lesson": int(ref["inputs"][0]["tokens"] == lesson.tolist())},
+    }

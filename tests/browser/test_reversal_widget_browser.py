@@ -1,0 +1,164 @@
+"""Lesson 8's in-page reversal model: equal to PyTorch, lazy, keyboard-only, small screens, no JS.
+
+The reference is what the build wrote with the model (``reversal-reference.json``: PyTorch's
+greedy decoding and cross-attention of every layer and head on the lesson's example and
+held-out test inputs); the page's JavaScript decodes every input in one evaluate call.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from test_site_browser import outside_requests
+
+from coursebuild.paths import DEFAULT_OUT
+from coursebuild.pipeline.runner import load_report
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+LESSON = "lessons/encoder-decoder/"
+PAGES = {"ko": LESSON, "en": "en/" + LESSON}
+WIDGET = '.widget[data-widget="reversal"]'
+BAD_INPUT = {"ko": "숫자(0–9)만", "en": "Type 1 to 8 digits"}
+
+# every reference input through transformer.js; returns how many agree and the largest gap
+DECODE_REFERENCE = """async (url) => {
+  const model = await Transformer.loadModel(url);
+  const ref = await (await fetch(new URL(model.manifest.reference, new URL(url, document.baseURI)))).json();
+  let equal = 0, gap = 0;
+  const t0 = performance.now();
+  for (const input of ref.inputs) {
+    const run = Transformer.greedyDecode(model, input.src, model.manifest.max_new_tokens);
+    if (JSON.stringify(run.tokens) !== JSON.stringify(input.tokens)) continue;
+    equal += 1;
+    run.steps.forEach((step, t) => step.cross.forEach((heads, l) => heads.forEach((w, h) =>
+      w.forEach((x, j) => { gap = Math.max(gap, Math.abs(x - input.cross[l][h][t][j])); }))));
+  }
+  return {n: ref.inputs.length, equal, gap, ms: (performance.now() - t0) / ref.inputs.length};
+}"""
+
+
+@pytest.fixture(scope="module")
+def record(built_site):
+    """The reversal experiment's record in the cache the site was built from."""
+    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
+    return load_report(out)["reversal"].record
+
+
+def watch_console(page):
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def ready_widget(page):
+    """Scroll the widget into view and wait until its model has loaded and decoded."""
+    page.locator(WIDGET).scroll_into_view_if_needed()
+    page.wait_for_selector(f'{WIDGET}[data-state="ready"]', timeout=20_000)
+    return page.locator(WIDGET)
+
+
+def output_tokens(page):
+    return page.locator(f"{WIDGET} .widget-output li").all_inner_texts()
+
+
+@pytest.mark.parametrize("lang", PAGES)
+def test_widget_equals_pytorch_on_the_reference_inputs(site_page, site_url, record, lang):
+    results = record["results"]
+    errors = watch_console(site_page)
+    site_page.goto(site_url + PAGES[lang], wait_until="networkidle")
+    assert not any(u.endswith(".bin") for u in site_page.requests)  # not in view: nothing loaded
+    widget = ready_widget(site_page)
+    assert any(u.endswith("/reversal.bin") for u in site_page.requests)
+    # the first state is the lesson's worked example and the greedy output the page quotes
+    digits = "".join(str(d) for d in record["config"]["example"])
+    assert site_page.input_value(f"{WIDGET} input") == digits
+    assert output_tokens(site_page) == results["attention"]["greedy_output"]
+    assert widget.locator("table.widget-heatmap tbody tr").count() == len(results["attention"]["greedy_output"]) - 1
+    check = site_page.evaluate(DECODE_REFERENCE, widget.get_attribute("data-model-url"))
+    assert check["n"] == results["export"]["n_reference"] + 1 >= 201
+    assert check["equal"] == check["n"], check
+    assert check["gap"] <= 1e-4, check
+    assert errors == [] and outside_requests(site_page.requests) == []
+
+
+def focus_ring(page) -> tuple[str, str]:
+    return page.evaluate("(() => { const s = getComputedStyle(document.activeElement);"
+                         " return [s.outlineStyle, s.outlineWidth]; })()")
+
+
+@pytest.mark.parametrize("lang", PAGES)
+def test_keyboard_alone_operates_the_widget(site_page, site_url, lang):
+    errors = watch_console(site_page)
+    site_page.goto(site_url + PAGES[lang], wait_until="networkidle")
+    widget = ready_widget(site_page)
+    for label in widget.locator("label").all():  # every control has a label in the page's language
+        assert widget.locator("#" + label.get_attribute("for")).count() == 1
+    site_page.locator(f"{WIDGET} input").focus()
+    keys = site_page.keyboard
+    keys.press("Control+A")
+    keys.type("12a")
+    keys.press("Enter")
+    assert BAD_INPUT[lang] in widget.locator(".widget-status").inner_text()
+    assert widget.locator("input").get_attribute("aria-invalid") == "true"
+    keys.press("Control+A")
+    keys.type("12345678")
+    keys.press("Enter")  # decodes, one token every 250 ms
+    site_page.wait_for_function(f"document.querySelectorAll('{WIDGET} .widget-output li').length === 10")
+    assert output_tokens(site_page) == ["BOS", *"87654321", "EOS"]
+    keys.press("Tab")   # the decode button
+    keys.press("Tab")   # the step button
+    assert site_page.evaluate("document.activeElement.textContent") == widget.locator("button").nth(1).inner_text()
+    style, width = focus_ring(site_page)
+    assert style != "none" and float(width.removesuffix("px")) >= 2
+    keys.press("Space")  # a new run, one token
+    assert output_tokens(site_page) == ["BOS", "8"]
+    keys.press("Enter")
+    assert output_tokens(site_page) == ["BOS", "8", "7"]
+    assert widget.locator("tbody tr").count() == 2
+    keys.press("Tab")   # layer select, on the last layer
+    assert focus_ring(site_page)[0] != "none"
+    keys.press("ArrowUp")
+    keys.press("Tab")   # head select
+    keys.press("ArrowDown")
+    assert widget.locator("select").nth(0).input_value() == "0"
+    assert widget.locator("select").nth(1).input_value() == "1"
+    assert widget.locator("caption").inner_text().startswith({"ko": "1층 헤드 2", "en": "Cross-attention of layer 1, head 2"}[lang])
+    assert errors == []
+
+
+def test_without_javascript_the_static_figure_and_numbers_remain(browser, site_url, record):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(site_url + LESSON, wait_until="load")
+        grid = page.locator('article img[src*="cross_attention_grid"]')
+        assert grid.count() == 1 and grid.is_visible()
+        assert not page.locator(WIDGET).is_visible()  # empty, hidden: nothing half-drawn
+        text = page.locator("article").inner_text()
+        assert ", ".join(record["results"]["attention"]["greedy_output"]) in text
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", PAGES)
+def test_phone_width_has_no_horizontal_scroll(browser, site_url, lang):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    context.route("**/*", lambda r: r.continue_() if "127.0.0.1" in r.request.url else r.abort())
+    page = context.new_page()
+    try:
+        errors = watch_console(page)
+        page.goto(site_url + PAGES[lang], wait_until="networkidle")
+        widget = ready_widget(page)
+        page.locator(f"{WIDGET} button").first.click()
+        page.wait_for_function(f"document.querySelectorAll('{WIDGET} tbody tr').length === 9")
+        widths = page.evaluate(f"""(() => {{ const w = document.querySelector('{WIDGET}'),
+            m = w.querySelector('.widget-map');
+            return [document.documentElement.scrollWidth, document.documentElement.clientWidth,
+                    m.scrollWidth, m.clientWidth, w.getBoundingClientRect().right]; }})()""")
+        page_width, viewport, map_scroll, map_width, right = widths
+        assert page_width <= viewport and map_scroll <= map_width and right <= 390, widths
+        assert widget.locator("select").first.is_visible() and errors == []
+    finally:
+        context.close()
