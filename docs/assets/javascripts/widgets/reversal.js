@@ -112,7 +112,8 @@
       const tr = el("tr", {}, [el("th", { scope: "row", text: names[run.tokens[i]] + " → " + names[step.token] })]);
       const digits = src.length - 2, mirror = i < digits ? digits - i : -1;  // x_{L-i} sits at L - i
       Array.from(step.cross[layer][head]).forEach(function (w, j) {
-        const td = el("td", { text: w.toFixed(2), title: w.toFixed(4) });
+        // ".73" rather than "0.73": ten columns fit a 390 px phone; the title has 4 decimals
+        const td = el("td", { text: w.toFixed(2).replace(/^0\./, "."), title: w.toFixed(4) });
         td.style.setProperty("--w", w.toFixed(3));
         if (w > 0.5) td.classList.add("widget-strong");
         if (j === mirror) td.classList.add("widget-mirror");
