@@ -91,9 +91,14 @@ def test_trainer_stops_at_the_target():
     assert [p["samples"] for p in trainer.loss_curve] == [128, 256]
 
 
-def test_tiny_run_end_to_end(tmp_path):
-    report = run_experiments(["reversal"], tmp_path, tiny=True, device="cpu")
-    outcome = report["reversal"]
+@pytest.fixture(scope="module")
+def tiny_outcome(tmp_path_factory):
+    """One tiny run of the reversal experiment, shared by the tests below."""
+    return run_experiments(["reversal"], tmp_path_factory.mktemp("tiny"), tiny=True, device="cpu")["reversal"]
+
+
+def test_tiny_run_end_to_end(tiny_outcome):
+    outcome = tiny_outcome
     r = outcome.record["results"]
     assert r["test"]["n_sequences"] == reversal.Config.tiny().n_test
     assert r["data"]["train_test_overlap"] == 0 and r["test"]["exact_match_agrees"] == 1
@@ -171,9 +176,8 @@ def test_a_corrupt_weights_file_is_refused(tmp_path):
         model_export.load_exported(tmp_path / "m.json")
 
 
-def test_tiny_run_exports_the_model(tmp_path):
-    report = run_experiments(["reversal"], tmp_path, tiny=True, device="cpu")
-    outcome = report["reversal"]
+def test_tiny_run_exports_the_model(tiny_outcome):
+    outcome = tiny_outcome
     export = outcome.record["results"]["export"]
     files = outcome.entry / "files"
     assert export["n_reference"] >= 200 and export["reload"]["tokens_equal"] == 1
@@ -189,3 +193,16 @@ def test_tiny_run_exports_the_model(tmp_path):
     test_src = dt.held_out(cfg.n_valid, cfg.n_test, cfg.length, "reverse", ctx)["test_pairs"][0]
     assert [r["src"] for r in ref["inputs"][1:]] == test_src[:export["n_reference"]].tolist()
     assert outcome.record["results"]["data"]["train_test_overlap"] == 0
+
+
+def test_pages_get_the_model_url_relative_to_themselves():
+    from coursebuild import models
+
+    served = SimpleNamespace(get_file_from_path=lambda uri: uri if uri == models.model_uri("reversal") else None)
+    html = '<div class="widget" data-model="reversal"></div>'
+    ko = models.add_model_urls(html, "lessons/encoder-decoder/", served)
+    en = models.add_model_urls(html, "en/lessons/encoder-decoder/", served)
+    assert 'data-model-url="../../assets/generated/models/reversal/reversal.json"' in ko
+    assert 'data-model-url="../../../assets/generated/models/reversal/reversal.json"' in en
+    with pytest.raises(KeyError, match="names no model.*models: reversal"):
+        models.add_model_urls('<div data-model="reversl"></div>', "x/", served)
