@@ -37,6 +37,7 @@ fit the grammar (``[[reversal.x]]`` without a kind, ``[[value:x|.1f]`` with one 
 and ``[[[value:x|g]], ...]`` are not leftovers. To show a marker literally on a page, write
 ``\\[[`` (the backslash is dropped: ``\\[[code:…]]`` shows ``[[code:…]]``); after LaTeX's line
 break ``\\\\`` a ``[[`` is a marker as usual.
+Python's ``a[[i]]`` does look like a marker: write ``a[[ i ]]`` on a page.
 """
 
 from __future__ import annotations
@@ -63,8 +64,10 @@ class Kind:
     handler: Callable[[str | None, str | None, "Context"], str]
     block: bool = False    # must stand alone on its line; the output keeps the line's indent
     expands: bool = False  # the output may hold markers and is rendered again
+    source: str = ""       # where that output's text comes from, for error messages
 
 
+_QUESTIONS = {"block": True, "expands": True, "source": "docs/questions/"}
 # kind -> handler; the handlers live with their data (docstrings there say what each takes)
 KINDS: dict[str, Kind] = {
     "value": Kind(pages.value_marker),            # [[value:experiment.path|.3f]], provenance too
@@ -72,10 +75,10 @@ KINDS: dict[str, Kind] = {
     "fig": Kind(pages.fig_marker),                # [[fig:experiment.figure|alt text]]
     "url": Kind(pages.url_marker),                # [[url:experiment.figure]]
     "code": Kind(code.code_marker, block=True),   # [[code:module.name]]
-    "questions": Kind(questions.questions_marker, block=True, expands=True),  # [[questions:3|all]]
-    "answers": Kind(questions.answers_marker, block=True, expands=True),      # [[answers:3|all]]
-    "assignments": Kind(questions.assignments_marker, block=True, expands=True),
-    "assignment-answers": Kind(questions.assignment_answers_marker, block=True, expands=True),
+    "questions": Kind(questions.questions_marker, **_QUESTIONS),  # [[questions:3|all]]
+    "answers": Kind(questions.answers_marker, **_QUESTIONS),      # [[answers:3|all]]
+    "assignments": Kind(questions.assignments_marker, **_QUESTIONS),
+    "assignment-answers": Kind(questions.assignment_answers_marker, **_QUESTIONS),
     "glossary": Kind(glossary.glossary_marker, block=True),  # [[glossary]]
 }
 
@@ -105,10 +108,8 @@ def _render(text: str, ctx: Context, depth: int, where: tuple[int, str] | None) 
     out, pos = [], 0
     for m in MARKER.finditer(text):
         out.append(_plain(text[pos : m.start()], text, pos, ctx, where))
-        start, end = m.start(), m.end()
         kind = _kind(m, text, ctx, where)
-        if kind.block:
-            start, end = _alone_on_line(m, text, ctx, where)
+        end = _alone_on_line(m, text, ctx, where) if kind.block else m.end()
         out.append(_expand(m, kind, text, ctx, depth, where))
         pos = end
     out.append(_plain(text[pos:], text, pos, ctx, where))
@@ -122,8 +123,8 @@ def _kind(m: re.Match, text: str, ctx: Context, where) -> Kind:
                  f"unknown kind '{m['kind']}'.{_closest(m['kind'], KINDS)} Kinds: {', '.join(KINDS)}")
 
 
-def _alone_on_line(m: re.Match, text: str, ctx: Context, where) -> tuple[int, int]:
-    """The span of a block marker, trailing blanks included; an error unless alone on its line."""
+def _alone_on_line(m: re.Match, text: str, ctx: Context, where) -> int:
+    """Where a block marker ends, trailing blanks included; an error unless alone on its line."""
     line_start = text.rfind("\n", 0, m.start()) + 1
     line_end = text.find("\n", m.end())
     line_end = len(text) if line_end < 0 else line_end
@@ -131,7 +132,7 @@ def _alone_on_line(m: re.Match, text: str, ctx: Context, where) -> tuple[int, in
         raise _error(ctx, text, m.start(), where, m[0],
                      f"'{m['kind']}' makes a block and must stand alone on its line "
                      f"(only spaces before it, for an indent); put it on a line of its own")
-    return m.start(), line_end
+    return line_end
 
 
 def _expand(m: re.Match, kind: Kind, text: str, ctx: Context, depth: int, where) -> str:
@@ -145,7 +146,7 @@ def _expand(m: re.Match, kind: Kind, text: str, ctx: Context, depth: int, where)
         if depth >= MAX_DEPTH:
             raise _error(ctx, text, m.start(), where, m[0],
                          f"markers nested more than {MAX_DEPTH} deep (does a text include itself?)")
-        inner = where or (_line(text, m.start(), ctx), m[0])
+        inner = where or (_line(text, m.start(), ctx), f"{m[0]} ({kind.source})" if kind.source else m[0])
         result = _render(result, ctx, depth + 1, inner)
     if kind.block and "\n" in result:
         indent = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
@@ -183,7 +184,7 @@ def _error(ctx: Context, text: str, index: int, where, marker: str, problem: str
     if where is None:
         return MarkerError(f"{ctx.page}:{_line(text, index, ctx)}: {marker}: {problem}")
     line, outer = where  # inside the text that an outer marker (questions, ...) produced
-    return MarkerError(f"{ctx.page}:{line}: in the text of {outer} (docs/questions/): {marker}: {problem}")
+    return MarkerError(f"{ctx.page}:{line}: in the text of {outer}: {marker}: {problem}")
 
 
 def _closest(name: str, choices) -> str:
