@@ -70,13 +70,13 @@ def on_pre_build(config):
     if tail is not None:
         raise PluginError("experiments: scripts/run_experiments.py failed:\n" + tail)
     try:
-        report = load_report(out)
+        run = load_report(out)
     except ExperimentError as exc:
         raise PluginError(f"experiments: {exc}") from exc
-    cache = report.provenance["cache"]
+    cache = run.provenance["cache"]
     log.info("experiments: pipeline ran: %d cached, %d computed, %.1fs, outputs in %s",
-             cache["hits"], cache["misses"], report.provenance["run_wall_time_s"], report.out)
-    setattr(config, _REPORT_ATTR, report)
+             cache["hits"], cache["misses"], run.provenance["run_wall_time_s"], run.out)
+    setattr(config, _REPORT_ATTR, run)
 
 
 def _run_child(cmd) -> str | None:
