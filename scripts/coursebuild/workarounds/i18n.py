@@ -83,9 +83,10 @@ def search_base_per_language(output: str, page, config, lang: str) -> str:
 
 @written_for("mkdocs-material", "mkdocs-static-i18n")
 def split_search_index(config) -> None:
-    """Split static-i18n's merged index into one per language (see search_base_per_language).
+    """Split static-i18n's merged index into one per language.
 
-    Entries under ``<lang>/`` move to ``<lang>/search/search_index.json`` with that prefix
+    Why: one index holds every language, so a Korean query listed English pages
+    (ultrabug/mkdocs-static-i18n#271; see :func:`search_base_per_language`). Entries under ``<lang>/`` move to ``<lang>/search/search_index.json`` with that prefix
     removed; the default language's stay in ``search/search_index.json``.
     """
     default, others = default_language(config), other_languages(config)

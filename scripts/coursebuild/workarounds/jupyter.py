@@ -140,7 +140,11 @@ _TAG = re.compile(r"<[^>]+>")
 @written_for("mkdocs-jupyter")
 def clean_notebook_page(html: str, page, config) -> str:
     """A notebook page's HTML without outside-host or MathJax scripts, its CSS shared, and
-    its headings given the ids Markdown pages get."""
+    its headings given the ids Markdown pages get.
+
+    Why: nbconvert's page loads MathJax from an empty src (danielfrg/mkdocs-jupyter#212) and
+    mermaid from a CDN; the parts below say why for the CSS and the heading ids.
+    """
     for pattern in _UNWANTED:
         html = pattern.sub("", html)
     html = _shared_stylesheet(html, page, config)
