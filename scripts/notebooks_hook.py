@@ -31,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))  # the coursebuild package
 
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
@@ -38,12 +39,12 @@ from mkdocs.utils import get_relative_url  # noqa: E402
 
 from tutorial_code.experiments.store import atomic_write_bytes  # noqa: E402
 from tutorial_code.notebooks import build  # noqa: E402
+from coursebuild import colab as colab_repo  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
 CACHE = ROOT / ".build" / "notebooks"
 PAGE = re.compile(r"^(?:(?P<lang>[a-z]{2})/)?notebooks/(?P<name>[^/]+)\.ipynb$")
 LESSON = re.compile(r"^(?:(?P<lang>[a-z]{2})/)?lessons/(?P<slug>[^/]+)\.md$")
-COLAB = "https://colab.research.google.com/github/{repository}/blob/{branch}/{path}"
 
 
 def _languages(config) -> tuple[str, str]:
@@ -55,16 +56,21 @@ def _languages(config) -> tuple[str, str]:
 
 
 def on_config(config):
-    colab = config.extra.get("colab") or {}
-    repository = colab.get("repository") or ""
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repository):
-        raise PluginError(
-            f"extra.colab.repository in mkdocs.yml is {repository!r}; it must be 'owner/name' of "
-            "the GitHub repository whose gh-pages branch holds the built site (or set the "
-            "COLAB_REPOSITORY environment variable), so that 'Open in Colab' can find the notebooks")
+    """Find the repository "Open in Colab" names (coursebuild/colab.py); none known: no link.
+    Material's repository link (repo_url) follows the same setting when mkdocs.yml has none."""
+    global _colab
+    try:
+        _colab = colab_repo.resolve(config.extra.get("colab"), config.repo_url, ROOT)
+    except colab_repo.ColabConfigError as exc:
+        raise PluginError(str(exc)) from None
+    if _colab is None:
+        log.info("notebooks: no GitHub repository known, so no 'Open in Colab' links")
+    elif not config.repo_url:
+        config.repo_url, config.repo_name = _colab.url, _colab.name
     return config
 
 
+_colab = None
 _DONE_ATTR = "_tutorial_notebooks_written"
 
 
@@ -136,12 +142,10 @@ def on_page_context(context, page, config, nav):
         return context
     prefix = "" if lang == default else f"{lang}/"
     download = f"{prefix}notebooks/colab/{name}.ipynb"
-    colab = (config.extra.get("colab") or {})
     links = {
         "download": get_relative_url(download, page.url),
         "filename": f"{name}.ipynb",
-        "colab": COLAB.format(repository=colab.get("repository", ""), branch=colab.get("branch", "gh-pages"),
-                              path=colab.get("path_prefix", "") + download),
+        "colab": colab_repo.link(_colab, config.extra.get("colab"), download),  # None: no repository
     }
     if LESSON.match(page.file.src_uri):
         target = f"{prefix}notebooks/{name}/" if config.use_directory_urls else f"{prefix}notebooks/{name}.html"

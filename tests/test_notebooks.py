@@ -250,8 +250,9 @@ def test_lesson_and_notebook_pages_link_to_colab_and_the_download(built_site):
                 assert nav, f"{page}: no notebook links"
                 hrefs = dict(re.findall(r'class="md-button[^"]*notebook-links__(\w+)"\s+href="([^"]+)"', nav.group(0)))
                 assert (page.parent / hrefs["download"]).resolve() == download.resolve(), (page, hrefs)
-                assert COLAB.match(hrefs["colab"]), hrefs["colab"]
-                assert hrefs["colab"].endswith(f"/{prefix}notebooks/colab/{source.name}.ipynb"), hrefs["colab"]
+                if "colab" in hrefs:  # only when the build knows the repository (test_colab_links.py)
+                    assert COLAB.match(hrefs["colab"]), hrefs["colab"]
+                    assert hrefs["colab"].endswith(f"/{prefix}notebooks/colab/{source.name}.ipynb"), hrefs["colab"]
                 if "lessons" in page.parts:
                     target = (page.parent / hrefs["page"] / "index.html").resolve()
                     assert target == (built_site / prefix / "notebooks" / source.name / "index.html").resolve()

@@ -1,0 +1,1 @@
+"""Build machinery of the course site (MkDocs hooks' helpers), importable as ``coursebuild``."""
