@@ -11,8 +11,8 @@
    pages here, and so are their other-language alternates for the language menu.
 3. Each lesson page and each notebook page gets ``page.notebook_links`` (notebook page,
    download, "Open in Colab"), shown by docs/overrides/main.html. Colab opens files from
-   GitHub: ``extra.colab`` in mkdocs.yml names the repository and branch that hold the
-   built site (e.g. the gh-pages branch that ``mkdocs gh-deploy`` writes).
+   GitHub: the repository comes from scripts/coursebuild/colab.py (none known: no Colab
+   link), the branch and folder from ``extra.colab`` in mkdocs.yml.
 4. mkdocs-jupyter evicts the cached rendering of every notebook not used in the language it
    has just built, so each language build would convert the other's notebooks again; the
    entries of both languages are kept.
