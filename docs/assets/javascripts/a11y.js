@@ -4,17 +4,15 @@
 //
 // - Scroll boxes a keyboard cannot reach (axe: scrollable-region-focusable): a wide table's
 //   .md-typeset__scrollwrap, a long formula, a notebook output that scrolls. Whatever in the
-//   content scrolls gets tabindex="0" (and a name, as a focusable region should), so arrow
-//   keys scroll it; boxes that stop overflowing (a wider window) lose it again.
+//   content scrolls gets tabindex="0", so Tab reaches it and arrow keys scroll it; boxes that
+//   stop overflowing (a wider window) lose it again. (Not role="region": twenty regions of one
+//   name are twenty landmarks that cannot be told apart.)
 // - The search is role="dialog" without a name (aria-dialog-name): it takes the search
 //   field's own label, which Material has already put in the page's language.
 // - Every code block's copy button sits in a <nav class="md-code__nav">: a page with twenty
 //   code blocks has twenty unnamed navigation landmarks (landmark-unique). A copy button is
-//   not navigation: the box becomes a plain group.
+//   not navigation: the box loses its landmark role (role="none", which <nav> allows).
 (() => {
-  const ko = document.documentElement.lang === "ko"
-  const SCROLL_LABEL = ko ? "가로로 스크롤되는 영역" : "Horizontally scrolling region"
-
   const overflows = (el) => {
     const style = getComputedStyle(el)
     const x = /(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1
@@ -29,17 +27,9 @@
         if (el.dataset.a11yScroll === undefined) {
           el.setAttribute("tabindex", "0")
           el.dataset.a11yScroll = ""
-          if (!el.hasAttribute("aria-label") && !el.hasAttribute("role")) {
-            el.setAttribute("role", "region")
-            el.setAttribute("aria-label", SCROLL_LABEL)
-          }
         }
       } else if (el.dataset.a11yScroll !== undefined) {
         el.removeAttribute("tabindex")
-        if (el.getAttribute("aria-label") === SCROLL_LABEL) {
-          el.removeAttribute("role")
-          el.removeAttribute("aria-label")
-        }
         delete el.dataset.a11yScroll
       }
     }
@@ -49,7 +39,7 @@
     const search = document.querySelector('.md-search[role="dialog"]:not([aria-label])')
     const input = document.querySelector(".md-search__input")
     if (search && input) search.setAttribute("aria-label", input.getAttribute("aria-label") || "Search")
-    for (const nav of document.querySelectorAll("nav.md-code__nav:not([role])")) nav.setAttribute("role", "group")
+    for (const nav of document.querySelectorAll("nav.md-code__nav:not([role])")) nav.setAttribute("role", "none")
   }
 
   const fix = () => { names(); scrollBoxes() }
