@@ -12,6 +12,9 @@
 // - Every code block's copy button sits in a <nav class="md-code__nav">: a page with twenty
 //   code blocks has twenty unnamed navigation landmarks (landmark-unique). A copy button is
 //   not navigation: the box loses its landmark role (role="none", which <nav> allows).
+// - A table header that holds only a formula (a column "$d_k$") is empty to assistive
+//   technology once KaTeX has drawn it (axe: empty-table-header; axe does not read KaTeX's
+//   MathML): it gets the formula's TeX source as visually hidden text.
 (() => {
   const overflows = (el) => {
     const style = getComputedStyle(el)
@@ -42,7 +45,21 @@
     for (const nav of document.querySelectorAll("nav.md-code__nav:not([role])")) nav.setAttribute("role", "none")
   }
 
-  const fix = () => { names(); scrollBoxes() }
+  const mathHeaders = () => {
+    for (const th of document.querySelectorAll(".md-typeset th:not([data-a11y-text])")) {
+      const tex = th.querySelector('.katex annotation[encoding="application/x-tex"]')
+      const text = [...th.childNodes].filter((n) => !(n.nodeType === 1 && n.matches(".arithmatex, .katex")))
+        .map((n) => n.textContent).join("").trim()
+      if (!tex || text) continue
+      const hidden = document.createElement("span")
+      hidden.className = "a11y-hidden"
+      hidden.textContent = tex.textContent.trim()
+      th.append(hidden)
+      th.dataset.a11yText = ""
+    }
+  }
+
+  const fix = () => { names(); mathHeaders(); scrollBoxes() }
   let pending = 0
   const later = () => { clearTimeout(pending); pending = setTimeout(fix, 100) }
 
