@@ -171,14 +171,10 @@ def test_the_buttons_show_colab_or_say_how_to_upload(lang):
 @pytest.mark.slow
 def test_the_built_site_links_only_to_the_repository_the_build_knows(built_site):
     """The test build gets whatever this checkout's settings give (usually none: no link)."""
-    import yaml
+    from mkdocs.config import load_config
 
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    settings = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-    known = colab.resolve(settings["extra"].get("colab"), settings.get("repo_url"), REPO)
+    settings = load_config(str(REPO / "mkdocs.yml"))  # with this environment, as the build read it
+    known = colab.resolve(settings.extra.get("colab"), settings.repo_url, REPO)
     for source in build.sources():
         for lang, prefix in (("ko", ""), ("en", "en/")):
             html = (built_site / prefix / "lessons" / source.slug / "index.html").read_text(encoding="utf-8")
