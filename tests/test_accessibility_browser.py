@@ -104,7 +104,7 @@ def test_axe_finds_what_it_should(browser, site_url):
           low.textContent = "low contrast"; low.style.color = "#777"; low.style.background = "#f5f5f5"
           const box = document.createElement("div")
           box.style.cssText = "overflow:auto;width:50px;height:40px"
-          box.innerHTML = '<p style="width:400px;height:400px">wide</p>'
+          box.innerHTML = '<p style="width:400px">' + "words that need scrolling to be read ".repeat(40) + '</p>'
           const dialog = document.createElement("div"); dialog.setAttribute("role", "dialog")
           document.querySelector("article").append(a, low, dialog)
           document.body.append(box)  // outside the content, where a11y.js does not look
