@@ -10,8 +10,8 @@
    other-language alternates for the language menu.
 3. Each lesson page and each notebook page gets ``page.notebook_links`` (notebook page,
    download, "Open in Colab"), shown by docs/overrides/main.html. Colab opens files from
-   GitHub: ``extra.colab`` in mkdocs.yml names the repository and branch that hold the
-   built site (e.g. the gh-pages branch that ``mkdocs gh-deploy`` writes).
+   GitHub: the repository comes from scripts/coursebuild/colab.py (none known: no Colab
+   link), the branch and folder from ``extra.colab`` in mkdocs.yml.
 4. mkdocs-jupyter's cache entries of both languages are kept (it evicts, after each language's
    build, the other's).
 5. Notebook pages are cleaned up: nbconvert's CSS served once from assets/notebooks/, its
@@ -30,6 +30,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
+from coursebuild import colab as colab_repo
 from coursebuild import notebooks as build
 from coursebuild import workarounds as wa
 from coursebuild.paths import REPO_ROOT as ROOT
@@ -39,17 +40,22 @@ log = logging.getLogger("mkdocs.hooks.notebooks")
 CACHE = ROOT / ".build" / "notebooks"
 PAGE = re.compile(r"^(?:(?P<lang>[a-z]{2})/)?notebooks/(?P<name>[^/]+)\.ipynb$")
 LESSON = re.compile(r"^(?:(?P<lang>[a-z]{2})/)?lessons/(?P<slug>[^/]+)\.md$")
-COLAB = "https://colab.research.google.com/github/{repository}/blob/{branch}/{path}"
+
+_colab = None  # the repository 'Open in Colab' names, found in on_config
 
 
 def on_config(config):
-    colab = config.extra.get("colab") or {}
-    repository = colab.get("repository") or ""
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repository):
-        raise PluginError(
-            f"extra.colab.repository in mkdocs.yml is {repository!r}; it must be 'owner/name' of "
-            "the GitHub repository whose gh-pages branch holds the built site (or set the "
-            "COLAB_REPOSITORY environment variable), so that 'Open in Colab' can find the notebooks")
+    """Find the repository "Open in Colab" names (coursebuild/colab.py); none known: no link.
+    Material's repository link (repo_url) follows the same setting when mkdocs.yml has none."""
+    global _colab
+    try:
+        _colab = colab_repo.resolve(config.extra.get("colab"), config.repo_url, ROOT)
+    except colab_repo.ColabConfigError as exc:
+        raise PluginError(str(exc)) from None
+    if _colab is None:
+        log.info("notebooks: no GitHub repository known, so no 'Open in Colab' links")
+    elif not config.repo_url:
+        config.repo_url, config.repo_name = _colab.url, _colab.name
     return config
 
 
@@ -81,12 +87,10 @@ def on_page_context(context, page, config, nav):
         return context
     prefix = "" if lang == default else f"{lang}/"
     download = f"{prefix}notebooks/colab/{name}.ipynb"
-    colab = (config.extra.get("colab") or {})
     links = {
         "download": get_relative_url(download, page.url),
         "filename": f"{name}.ipynb",
-        "colab": COLAB.format(repository=colab.get("repository", ""), branch=colab.get("branch", "gh-pages"),
-                              path=colab.get("path_prefix", "") + download),
+        "colab": colab_repo.link(_colab, config.extra.get("colab"), download),  # None: no repository
     }
     if LESSON.match(page.file.src_uri):
         target = f"{prefix}notebooks/{name}/" if config.use_directory_urls else f"{prefix}notebooks/{name}.html"
