@@ -6,7 +6,8 @@ What lives here, and may be changed without touching a lesson's numbers:
 
 * :mod:`.pipeline` — runs the experiments through the results cache, checks their gates,
   draws their figures from cached results, records provenance (``scripts/run_experiments.py``);
-* :mod:`.pages` — fills the ``[[...]]`` markers of the pages from the results;
+* :mod:`.markers` — the one ``[[kind:argument|format]]`` grammar of page markers and its
+  dispatcher; :mod:`.pages` — runs the pipeline for the build, the result markers' handlers;
 * :mod:`.code` — includes source from ``tutorial_code`` in pages and notebooks;
 * :mod:`.questions`, :mod:`.glossary` — check questions, assignments, the glossary, tooltips;
 * :mod:`.notebooks` — renders, executes and caches the lab notebooks

@@ -1,11 +1,14 @@
 """Include code from ``tutorial_code`` in pages: ``[[code:attention.scaled_dot_product_attention]]``.
 
-The marker names a module of the package (dotted, relative to ``tutorial_code``) and,
-optionally, a top-level function, class or constant (``NAME = ...``) in it; it becomes a fenced Python block with that
+The marker (a block kind of :mod:`coursebuild.markers`: alone on its line, indent kept) names a
+module of the package (dotted, relative to ``tutorial_code``) and, optionally, a top-level
+function, class or constant (``NAME = ...``) in it; it becomes a fenced Python block with that
 object's source, decorators included, exactly as it stands in the file. A name that a module
 imports from another module of the package (``experiments.first_cell`` imports
 ``FirstCellTransformer`` from ``classifiers``) is followed to where it is defined, so a moved
-object keeps its old address. An unknown module or name fails the build with the names that exist.
+object keeps its old address. An unknown module or name fails the build with the closest name
+that exists. The notebooks' ``# [[code:…]]`` lines (:mod:`coursebuild.notebooks`) use
+:func:`resolve` and :func:`source_of` the same way.
 """
 
 from __future__ import annotations
@@ -13,13 +16,11 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
-import re
 from pathlib import Path
 
 from .paths import TUTORIAL
 
 PACKAGE = TUTORIAL
-MARKER = re.compile(r"^(?P<indent>[ \t]*)\[\[code:(?P<module>[A-Za-z_][\w.]*?)(?:\.(?P<name>[A-Za-z_]\w*))?\]\][ \t]*$", re.M)
 
 
 def module_path(module: str) -> Path | None:
@@ -122,18 +123,22 @@ def resolve(target: str) -> tuple[str, str | None]:
         if module_path(module) is not None:
             rest = parts[cut:]
             if len(rest) > 1:
-                raise KeyError(f"[[code:{target}]]: only top-level names can be included, not {'.'.join(rest)}")
+                raise KeyError(f"'{target}': only top-level names can be included, not {'.'.join(rest)}")
             return module, (rest[0] if rest else None)
-    raise KeyError(f"[[code:{target}]]: no module of tutorial_code matches '{target}'")
+    modules = sorted(".".join(p.relative_to(PACKAGE).with_suffix("").parts) for p in PACKAGE.rglob("*.py")
+                     if p.name != "__init__.py")
+    close = difflib.get_close_matches(parts[0], modules, n=1)
+    hint = f" Did you mean '{close[0]}'?" if close else ""
+    raise KeyError(f"no module of tutorial_code matches '{target}'.{hint}")
 
 
-def render_code_markers(markdown: str) -> str:
-    """Replace every ``[[code:…]]`` line with a fenced Python block (keeping its indent)."""
-    def replace(m: re.Match) -> str:
-        target = m["module"] + (f".{m['name']}" if m["name"] else "")
-        module, name = resolve(target)
-        src = source_of(module, name)
-        label = f"tutorial_code/{(origin(module, name)[0] if name else module).replace('.', '/')}.py"
-        block = f'```python title="{label}"\n{src}\n```'
-        return "\n".join(m["indent"] + line if line else line for line in block.splitlines())
-    return MARKER.sub(replace, markdown)
+def code_marker(target: str | None, fmt: str | None, ctx) -> str:
+    """``[[code:module.name]]``: a fenced Python block titled with the file it comes from."""
+    if not target:
+        raise ValueError("needs a module or module.name of tutorial_code, "
+                         "e.g. [[code:attention.scaled_dot_product_attention]]")
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}')")
+    module, name = resolve(target)
+    label = f"tutorial_code/{(origin(module, name)[0] if name else module).replace('.', '/')}.py"
+    return f'```python title="{label}"\n{source_of(module, name)}\n```'

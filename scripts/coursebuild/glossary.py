@@ -4,7 +4,8 @@ Each entry holds a term in Korean and English with a one-sentence definition in 
 the Korean translations that must never appear (``wrong_ko``: literal mistranslations such
 as 변압기 for the Transformer, or a second word for a term the site already names).
 
-* ``[[glossary]]`` in a page becomes the glossary table in the page's language;
+* ``[[glossary]]`` in a page (a block kind of :mod:`coursebuild.markers`) becomes the
+  glossary table in the page's language;
 * :func:`add_tooltips` marks the first use of each term on a page with an ``<abbr>`` tooltip
   (Korean terms also when a particle is attached: 어텐션은, 소프트맥스를);
 * :func:`find_mistranslations` is used by the build and the tests to refuse wrong terms.
@@ -83,6 +84,13 @@ def render_glossary(lang: str, terms: tuple[Term, ...] | None = None) -> str:
         definition = t.ko_def if lang == "ko" else t.en_def
         rows.append(f'| <span id="{t.id}"></span>**{t.term(lang)}** | {other} | {definition} |')
     return "\n".join(rows)
+
+
+def glossary_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[glossary]]``: the table of every term, in the page's language."""
+    if arg is not None or fmt is not None:
+        raise ValueError("takes no argument and no format: write it bare, [[glossary]]")
+    return render_glossary(ctx.lang)
 
 
 def _pattern(terms: tuple[Term, ...], lang: str) -> re.Pattern:

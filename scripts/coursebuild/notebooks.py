@@ -231,9 +231,11 @@ def cache_key(nb: nbformat.NotebookNode) -> str:
     return h.hexdigest()
 
 
-def build(source: Source, lang: str, cache_dir: Path, log: Callable[[str], None] = print) -> nbformat.NotebookNode:
-    """The executed ``lang`` notebook of ``source``, from the cache when nothing changed."""
-    nb = render(source, lang)
+def build(source: Source, lang: str, cache_dir: Path, log: Callable[[str], None] = print,
+          nb: nbformat.NotebookNode | None = None) -> nbformat.NotebookNode:
+    """The executed ``lang`` notebook of ``source`` (``nb``: already rendered), from the cache
+    when nothing changed."""
+    nb = render(source, lang) if nb is None else nb
     key = cache_key(nb)
     cache_dir = Path(cache_dir)
     entry = cache_dir / f"{source.name}.{lang}.{key[:16]}.ipynb"
@@ -260,8 +262,11 @@ def build_all(cache_dir: Path, langs=LANGS, jobs: int = 2, only: set[int] | None
               log: Callable[[str], None] = print) -> dict[tuple[str, str], nbformat.NotebookNode]:
     """Every (or ``only`` these lessons') notebook in every language, ``jobs`` kernels at a time."""
     todo = [(s, lang) for s in sources() if only is None or s.lesson in only for lang in langs]
+    # render (and check) in this thread, execute in the pool: CPython 3.11.7's ast.parse is not
+    # safe in threads ("AST constructor recursion depth mismatch", python/cpython#106905)
+    rendered = [render(s, lang) for s, lang in todo]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = list(pool.map(lambda job: build(*job, cache_dir, log), todo))
+        done = list(pool.map(lambda job: build(*job[0], cache_dir, log, job[1]), zip(todo, rendered)))
     return {(s.name, lang): nb for (s, lang), nb in zip(todo, done)}
 
 

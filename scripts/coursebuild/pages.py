@@ -1,20 +1,23 @@
-"""MkDocs side of the pipeline: run it once per build, add figures, fill markers in pages.
+"""MkDocs side of the pipeline: run it once per build, add figures, the result markers' handlers.
 
-``scripts/experiments_hook.py`` re-exports the ``on_*`` functions below. Markers in Markdown
-(replaced everywhere in a page, code blocks included, before Markdown is parsed)::
+``scripts/experiments_hook.py`` re-exports :func:`on_pre_build` and :func:`on_files`; the
+marker kinds below are dispatched by :mod:`coursebuild.markers` (``scripts/pages_hook.py``),
+which expands them everywhere in a page, code blocks included, before Markdown is parsed::
 
-    [[scaling.at.512.peak_raw]]          a value; dotted path into results (list index: .3)
-    [[scaling.at.512.peak_raw|.1%]]      with a Python format spec
-    [[scaling.config.n_rows|,]]          falls back to the record (config, device, seed, ...)
-    [[table:scaling.summary]]            a Markdown table in the page's language
-    [[fig:scaling.scaling|alt text]]     an image: ![alt text](relative url)
-    [[url:scaling.scaling]]              only the relative url (for attr_list, <img>, links)
-    [[provenance.git.commit]]            facts of this build (provenance.json), tables too
+    [[value:scaling.at.512.peak_raw]]        a value; dotted path into results (list index: .3, .-1)
+    [[value:scaling.at.512.peak_raw|.1%]]    with a Python format spec (floats default to .4g)
+    [[value:scaling.config.n_rows|,]]        falls back to the record (config, device, seed, ...)
+    [[value:provenance.git.commit]]          facts of this build (provenance.json), tables too
+    [[table:scaling.summary]]                a Markdown table in the page's language (a block)
+    [[fig:scaling.scaling|alt text]]         an image: ![alt text](relative url)
+    [[url:scaling.scaling]]                  only the relative url (for attr_list, <img>, links)
 
-An unknown experiment, key, table or figure raises ``PluginError`` naming what exists, so
-``mkdocs build`` fails. Figures are added as files at the stable URL
-``/assets/generated/<lang>/<experiment>/<stem>.png`` (both languages in every build; the
-links are relative, so they work under any site_url and with either language prefix).
+The argument is always ``experiment.key``, where ``provenance`` is read like an experiment.
+An unknown experiment, key, table or figure raises ``KeyError`` naming the closest one and
+what exists; a format spec that does not fit the value raises ``ValueError``. Figures are
+added as files at the stable URL ``/assets/generated/<lang>/<experiment>/<stem>.png`` (both
+languages in every build; the links are relative, so they work under any site_url and with
+either language prefix).
 
 The pipeline runs as a child process (``scripts/run_experiments.py``), so ``mkdocs serve``
 always runs the current code; its stderr is relayed to the mkdocs log. Environment:
@@ -29,7 +32,6 @@ import difflib
 import logging
 import os
 import posixpath
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -41,14 +43,10 @@ from mkdocs.structure.files import File
 from .paths import DEFAULT_OUT, LANGS, REPO_ROOT
 from .pipeline.errors import ExperimentError
 from .pipeline.runner import Report, load_report, lookup
+from .workarounds import AFTER_I18N, once_per_build
 
 log = logging.getLogger("mkdocs.hooks.experiments")
 ASSET_ROOT = "assets/generated"
-MARKER = re.compile(
-    r"\[\[(?:(?P<kind>table|fig|url):)?"
-    r"(?P<exp>[A-Za-z_][A-Za-z0-9_]*)\.(?P<key>[A-Za-z0-9_][A-Za-z0-9_.\-]*)"
-    r"(?:\|(?P<arg>[^\]\n]*))?\]\]"
-)
 _REPORT_ATTR = "_tutorial_experiments_report"
 
 
@@ -61,7 +59,7 @@ def on_pre_build(config):
     The pipeline runs in a child process: ``mkdocs serve`` keeps modules imported, so an
     edited experiment would otherwise run its old code under the new code's cache key.
     """
-    if getattr(config, _REPORT_ATTR, None) is not None:
+    if not once_per_build(config, "experiments"):
         return
     out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
     cmd = [sys.executable, str(REPO_ROOT / "scripts" / "run_experiments.py"), "--out", str(out)]
@@ -72,13 +70,13 @@ def on_pre_build(config):
     if tail is not None:
         raise PluginError("experiments: scripts/run_experiments.py failed:\n" + tail)
     try:
-        report = load_report(out)
+        run = load_report(out)
     except ExperimentError as exc:
         raise PluginError(f"experiments: {exc}") from exc
-    cache = report.provenance["cache"]
+    cache = run.provenance["cache"]
     log.info("experiments: pipeline ran: %d cached, %d computed, %.1fs, outputs in %s",
-             cache["hits"], cache["misses"], report.provenance["run_wall_time_s"], report.out)
-    setattr(config, _REPORT_ATTR, report)
+             cache["hits"], cache["misses"], run.provenance["run_wall_time_s"], run.out)
+    setattr(config, _REPORT_ATTR, run)
 
 
 def _run_child(cmd) -> str | None:
@@ -98,10 +96,9 @@ def _run_child(cmd) -> str | None:
     return "\n".join(errors)
 
 
-@event_priority(-200)  # after mkdocs-static-i18n (-100), which would choke on generated files
+@event_priority(AFTER_I18N)  # static-i18n would choke on generated files
 def on_files(files, config):
-    report = _report(config)
-    for o in report.outcomes:
+    for o in report(config).outcomes:
         for lang in LANGS:
             for stem, path in o.figure_paths(lang).items():
                 uri = figure_uri(lang, o.name, stem)
@@ -110,15 +107,14 @@ def on_files(files, config):
     return files
 
 
-def on_page_markdown(markdown, page, config, files):
-    lang = page_language(page, config)
-    try:
-        return render_markers(markdown, data_from_report(_report(config)), lang, page.file.src_uri)
-    except KeyError as exc:
-        raise PluginError(f"{page.file.src_uri}: {exc.args[0]}") from None
+def report(config) -> Report:
+    """The pipeline's report of this build (:func:`on_pre_build` keeps it on the config)."""
+    found = getattr(config, _REPORT_ATTR, None)
+    if found is None:
+        raise PluginError("experiments: no results in this build: scripts/experiments_hook.py "
+                          "must be listed under hooks: in mkdocs.yml (its on_pre_build runs them)")
+    return found
 
-
-# ---------------------------------------------------------------- markers
 
 def figure_uri(lang: str, experiment: str, stem: str) -> str:
     return f"{ASSET_ROOT}/{lang}/{experiment}/{stem}.png"
@@ -131,34 +127,48 @@ def data_from_report(report: Report) -> dict[str, dict]:
     return data
 
 
-def render_markers(markdown: str, data: dict[str, dict], lang: str, src_uri: str = "index.md") -> str:
-    """Replace every marker in ``markdown``; raise KeyError with a helpful message if unknown.
+# ---------------------------------------------------------------- marker handlers
+# (kinds of coursebuild.markers; ctx.results is data_from_report's dict)
 
-    ``data`` maps experiment name to its results record (see :func:`data_from_report`);
-    ``src_uri`` is the page's source path, used to make figure links relative.
-    """
-    def replace(m: re.Match) -> str:
-        kind, exp, key, arg = m["kind"], m["exp"], m["key"], m["arg"]
-        record = _record(data, exp, m[0])
-        if kind == "table":
-            table = render_table(_find(record.get("tables", {}), key, exp, m[0], "table"), lang)
-            # a table inside an indented block (an admonition, a list) keeps that indent
-            line_start = markdown.rfind("\n", 0, m.start()) + 1
-            indent = markdown[line_start : m.start()]
-            return table.replace("\n", "\n" + indent) if indent.isspace() else table
-        if kind in ("fig", "url"):
-            figs = [f.removesuffix(".png") for f in record.get("figures", {}).get(lang, [])]
-            if key not in figs:
-                raise KeyError(_unknown(m[0], f"experiment '{exp}' has no figure '{key}' for "
-                                        f"language '{lang}'", key, figs, what="figures"))
-            url = posixpath.relpath(figure_uri(lang, exp, key), posixpath.dirname(src_uri) or ".")
-            if kind == "url":
-                return url
-            alt = arg if arg is not None else record.get("title", {}).get(lang, exp)
-            return f"![{alt}]({url})"
-        value = _value(record, key, exp, m[0])
-        return format_value(value, arg)
-    return MARKER.sub(replace, markdown)
+def value_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[value:experiment.path|spec]]``: one result, formatted with the Python spec."""
+    exp, key = _split(arg, "value", "reversal.test.greedy.exact_match")
+    spec, *options = fmt.split("|") if fmt is not None else [None]
+    if options:  # reserved for later options (e.g. a Korean particle); none exists yet
+        raise ValueError(f"takes one format spec after '|'; '{'|'.join(options)}' is not an option")
+    return format_value(_value(_record(ctx.results, exp), key, exp), spec)
+
+
+def table_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[table:experiment.table]]``: a results table as Markdown, in the page's language."""
+    exp, key = _split(arg, "table", "cost.n2")
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}'); the table's columns carry theirs")
+    tables = _record(ctx.results, exp).get("tables", {})
+    return render_table(_find(tables, key, f"experiment '{exp}' has no table '{key}'", "tables"), ctx.lang)
+
+
+def fig_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[fig:experiment.figure|alt text]]``: the figure as an image (alt: the experiment's title)."""
+    exp, record, url = _figure(arg, "fig", ctx)
+    alt = fmt if fmt is not None else record.get("title", {}).get(ctx.lang, exp)
+    return f"![{alt}]({url})"
+
+
+def url_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[url:experiment.figure]]``: the figure's URL, relative to the page."""
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}')")
+    return _figure(arg, "url", ctx)[2]
+
+
+def _figure(arg, kind, ctx) -> tuple[str, dict, str]:
+    exp, key = _split(arg, kind, "reversal.training_curve")
+    record = _record(ctx.results, exp)
+    figs = [f.removesuffix(".png") for f in record.get("figures", {}).get(ctx.lang, [])]
+    _find(dict.fromkeys(figs), key, f"experiment '{exp}' has no figure '{key}' for language '{ctx.lang}'",
+          "figures")
+    return exp, record, posixpath.relpath(figure_uri(ctx.lang, exp, key), posixpath.dirname(ctx.src_uri) or ".")
 
 
 def format_value(value, spec: str | None) -> str:
@@ -166,12 +176,12 @@ def format_value(value, spec: str | None) -> str:
         try:
             return format(value, spec)
         except (ValueError, TypeError) as exc:
-            raise KeyError(f"format spec '{spec}' does not fit value {value!r}: {exc}") from None
+            raise ValueError(f"format spec '{spec}' does not fit value {value!r}: {exc}") from None
     if isinstance(value, float):
         return format(value, ".4g")
     if isinstance(value, (dict, list)):
         raise KeyError(f"value is a {type(value).__name__}, not a number or text; "
-                       f"add a key to the path (keys: {_keys(value)})")
+                       f"add a key to the path (keys: {', '.join(_keys(value))})")
     return str(value)
 
 
@@ -194,21 +204,24 @@ def _cell(value, fmt):
     return text.replace("|", "\\|")
 
 
-def _record(data, exp, marker):
-    if exp not in data:
-        raise KeyError(_unknown(marker, f"no experiment '{exp}'", exp, sorted(data),
-                                what="experiments with results"))
-    return data[exp]
+def _split(arg: str | None, kind: str, example: str) -> tuple[str, str]:
+    exp, dot, key = (arg or "").partition(".")
+    if not (exp and dot and key):
+        raise ValueError(f"needs experiment.key, e.g. [[{kind}:{example}]]")
+    return exp, key
 
 
-def _find(mapping, key, exp, marker, what):
+def _record(data: dict, exp: str) -> dict:
+    return _find(data, exp, f"no experiment '{exp}'", "experiments with results")
+
+
+def _find(mapping: dict, key: str, problem: str, what: str):
     if key not in mapping:
-        raise KeyError(_unknown(marker, f"experiment '{exp}' has no {what} '{key}'", key,
-                                sorted(mapping), what=f"{what}s"))
+        raise KeyError(_unknown(problem, key, sorted(mapping), what))
     return mapping[key]
 
 
-def _value(record, key, exp, marker):
+def _value(record: dict, key: str, exp: str):
     results, first = record.get("results", {}), key.split(".")[0]
     # results first, then the record's own fields (config, device, seed, versions, ...)
     value, walked = (record if first not in results and first in record else results), []
@@ -218,7 +231,7 @@ def _value(record, key, exp, marker):
         except KeyError:
             where = f"'{exp}.{'.'.join(walked)}'" if walked else f"experiment '{exp}'"
             choices = _keys(value) if isinstance(value, (dict, list)) else []
-            raise KeyError(_unknown(marker, f"{where} has no result '{part}'", part, choices)) from None
+            raise KeyError(_unknown(f"{where} has no result '{part}'", part, choices, "keys here")) from None
         walked.append(part)
     return value
 
@@ -227,28 +240,7 @@ def _keys(value) -> list[str]:
     return sorted(value) if isinstance(value, dict) else [str(i) for i in range(len(value))]
 
 
-def _unknown(marker, problem, name, choices, what="keys here"):
+def _unknown(problem: str, name: str, choices: list[str], what: str) -> str:
     close = difflib.get_close_matches(name, choices, n=1)
     hint = f" Did you mean '{close[0]}'?" if close else ""
-    return f"unknown marker {marker}: {problem}.{hint} {what.capitalize()}: {', '.join(choices) or '(none)'}"
-
-
-# ---------------------------------------------------------------- helpers
-
-def page_language(page, config) -> str:
-    """The language of the page's content: static-i18n's file locale, else the build's."""
-    lang = getattr(page.file, "locale", None)
-    if lang is None:
-        i18n = config.plugins.get("i18n")
-        lang = getattr(i18n, "current_language", None)
-    if lang is None:
-        lang = config.theme.get("language") if config.theme else None
-    return lang if lang in LANGS else LANGS[0]
-
-
-def _report(config) -> Report:
-    report = getattr(config, _REPORT_ATTR, None)
-    if report is None:  # on_pre_build did not run (another hook failed first)
-        on_pre_build(config)
-        report = getattr(config, _REPORT_ATTR)
-    return report
+    return f"{problem}.{hint} {what.capitalize()}: {', '.join(choices) or '(none)'}"

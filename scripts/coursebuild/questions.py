@@ -6,10 +6,11 @@ worked answers with ``[[answers:2]]`` or ``[[answers:all]]``. The two assignment
 ``assignments.yml``: ``[[assignments]]`` shows their tasks, what to hand in and the rubric
 (exercises page), ``[[assignment-answers]]`` the rubric and the model answers (answer key).
 Each assignment is an ``###`` heading ``{ #assignment-N }``: put the marker under an ``##``
-heading of the page. Answers may hold the experiments' ``[[experiment.key]]`` markers, so
-their numbers come from the build, and tasks ``[[code:module.name]]`` includes (the site hook
-expands these markers before the others). Every text must exist in both languages; a missing
-one is a ``ValueError`` naming the file, the entry and the field.
+heading of the page. These are block kinds of :mod:`coursebuild.markers` (alone on their line)
+whose output is rendered again: answers may hold the experiments' ``[[value:experiment.key]]``
+and ``[[table:...]]`` markers, so their numbers come from the build, and tasks
+``[[code:module.name]]`` includes. Every text must exist in both languages; a missing one is a
+``ValueError`` naming the file, the entry and the field.
 
 Anchors: question or assignment ``id`` gets ``q-<id>`` where it is asked and ``a-<id>`` on
 the answer key; ids are unique across all files.
@@ -50,8 +51,6 @@ from .paths import DOCS
 FOLDER = DOCS / "questions"
 LANGS = ("ko", "en")
 ASSIGNMENTS = "assignments.yml"
-MARKER = re.compile(r"^\[\[(?:(?P<kind>questions|answers):(?P<which>all|\d+)"
-                    r"|(?P<block>assignments|assignment-answers))\]\][ \t]*$", re.M)
 WORDS = {
     "ko": {"hint": "힌트", "answer": "답과 풀이", "lesson": "{n}강", "key": "답안(강사용)",
            "assignment": "과제 {n}", "task": "과제 내용", "hand_in": "제출할 것", "rubric": "평가 기준",
@@ -148,11 +147,14 @@ def load_assignments(folder: Path = FOLDER) -> list[dict]:
     return _load_assignments(path, path.stat().st_mtime, taken)
 
 
-def _selected(which: str, lessons: dict[int, dict]) -> list[int]:
+def _selected(which: str | None, lessons: dict[int, dict]) -> list[int]:
     if which == "all":
         return sorted(lessons)
+    if not (which or "").isdigit():
+        raise ValueError(f"takes a lesson number or 'all' (got '{which or ''}'), e.g. [[questions:3]]")
     if int(which) not in lessons:
-        raise KeyError(f"no questions for lesson {which}: docs/questions/lesson-{int(which):02d}.yml is missing")
+        raise KeyError(f"no questions for lesson {which}: docs/questions/lesson-{int(which):02d}.yml is "
+                       f"missing. Lessons: {', '.join(map(str, sorted(lessons)))}, all")
     return [int(which)]
 
 
@@ -213,18 +215,38 @@ def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key
     return "\n".join(out)
 
 
-def render_markers(markdown: str, lang: str, answer_key_url: str | None = None, lessons=None,
-                   assignments=None) -> str:
-    """Replace ``[[questions:N|all]]``, ``[[answers:N|all]]``, ``[[assignments]]`` and
-    ``[[assignment-answers]]`` lines."""
-    if not MARKER.search(markdown):
-        return markdown
+# ---------------------------------------------------------------- marker handlers
+# (kinds of coursebuild.markers; the data is read from FOLDER at call time)
 
-    def replace(m: re.Match) -> str:
-        nonlocal lessons, assignments
-        if m["block"]:
-            assignments = load_assignments() if assignments is None else assignments
-            return render_assignments(m["block"], lang, assignments, answer_key_url)
-        lessons = load() if lessons is None else lessons
-        return render(m["kind"], m["which"], lang, lessons, answer_key_url)
-    return MARKER.sub(replace, markdown)
+def questions_marker(which: str | None, fmt: str | None, ctx) -> str:
+    """``[[questions:N]]`` or ``[[questions:all]]``: the questions with hints and a link to the answers."""
+    _no_format(fmt)
+    return render("questions", which, ctx.lang, load(FOLDER), ctx.answer_key_url)
+
+
+def answers_marker(which: str | None, fmt: str | None, ctx) -> str:
+    """``[[answers:N]]`` or ``[[answers:all]]``: the questions with their worked answers."""
+    _no_format(fmt)
+    return render("answers", which, ctx.lang, load(FOLDER))
+
+
+def assignments_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[assignments]]``: each assignment's task, what to hand in and its rubric."""
+    _no_argument(arg, fmt)
+    return render_assignments("assignments", ctx.lang, load_assignments(FOLDER), ctx.answer_key_url)
+
+
+def assignment_answers_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[assignment-answers]]``: each assignment's rubric and model answer."""
+    _no_argument(arg, fmt)
+    return render_assignments("assignment-answers", ctx.lang, load_assignments(FOLDER))
+
+
+def _no_format(fmt: str | None) -> None:
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}')")
+
+
+def _no_argument(arg: str | None, fmt: str | None) -> None:
+    if arg is not None or fmt is not None:
+        raise ValueError("takes no argument and no format: write it bare, e.g. [[assignments]]")

@@ -1,4 +1,6 @@
-"""The experiment pipeline: cache, gates, atomic writes, bad input, the MkDocs markers.
+"""The experiment pipeline: cache, gates, atomic writes, bad input, the MkDocs hook's errors.
+
+The page markers that read its results are tested in tests/site/test_markers.py.
 
 Everything runs the `scaling` experiment at --tiny size in a temporary output folder.
 """
@@ -378,80 +380,6 @@ def test_hook_turns_pipeline_errors_into_a_build_error(tmp_path, monkeypatch):
     monkeypatch.setenv("TUTORIAL_EXPERIMENTS_OUT", str(tmp_path / "f" / "sub"))
     with pytest.raises(PluginError, match=r"error: output folder .* is not writable"):
         pages.on_pre_build(types.SimpleNamespace())
-
-
-# ---------------------------------------------------------------- page markers
-
-@pytest.fixture()
-def data(warm):
-    out, _ = warm
-    return pages.data_from_report(run_tiny(out))
-
-
-def test_markers_render_values_tables_and_figures(data):
-    md = ("peak [[scaling.at.512.peak_raw|.1%]]; rows [[scaling.config.n_rows]]; "
-          "dev [[provenance.device.used]]\n\n[[table:scaling.summary]]\n\n"
-          "[[fig:scaling.scaling|alt]] [[url:scaling.scaling]]\n`[[1, 2], [3, 4]]`")
-    html = pages.render_markers(md, data, "en", "lessons/scaling.md")
-    peak = data["scaling"]["results"]["at"]["512"]["peak_raw"]
-    assert f"peak {peak:.1%};" in html and "rows 300;" in html and "dev cpu" in html
-    assert "| d<sub>k</sub> | std(q·k) |" in html and "|---:|" in html
-    assert "![alt](../assets/generated/en/scaling/scaling.png)" in html
-    assert "`[[1, 2], [3, 4]]`" in html  # not a marker
-    ko = pages.render_markers("[[table:scaling.summary]]", data, "ko")
-    assert "최대 가중치" in ko
-
-
-@pytest.mark.parametrize("marker, expected", [
-    ("[[reversal.test_exact_match|.1%]]", r"no experiment 'reversal'.*scaling"),
-    ("[[scaling.peak_rawz]]", r"no result 'peak_rawz'.*Did you mean 'peak_raw'"),
-    ("[[scaling.at.999.peak_raw]]", r"'scaling.at' has no result '999'.*512"),
-    ("[[table:scaling.nope]]", r"no table 'nope'.*summary"),
-    ("[[fig:scaling.nope]]", r"no figure 'nope'.*scaling"),
-])
-def test_unknown_marker_raises_naming_key_and_choices(data, marker, expected):
-    with pytest.raises(KeyError, match=expected):
-        pages.render_markers(f"text {marker} text", data, "ko")
-
-
-def test_mkdocs_build_with_hook_and_static_i18n(golden, tmp_path):
-    """A two-language site: markers filled, figures at stable URLs, an unknown key fails."""
-    shutil.copytree(golden[0], tmp_path / ".build")  # warm cache: the build trains nothing
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""
-        site_name: t
-        theme: {{name: material, language: ko}}
-        plugins:
-          - i18n:
-              docs_structure: folder
-              languages:
-                - {{locale: ko, default: true, name: 한국어, build: true}}
-                - {{locale: en, name: English, build: true}}
-        markdown_extensions: [tables]
-        hooks: [{REPO / 'scripts' / 'experiments_hook.py'}]
-    """), encoding="utf-8")
-    for lang in ("ko", "en"):
-        d = tmp_path / "docs" / lang / "lesson"
-        d.mkdir(parents=True)
-        (d.parent / "index.md").write_text("# x\n", encoding="utf-8")
-        (d / "index.md").write_text("# L\n\n[[scaling.at.512.peak_raw|.3f]]\n\n[[fig:scaling.scaling]]\n",
-                                    encoding="utf-8")
-    env = {**os.environ, "TUTORIAL_EXPERIMENTS_OUT": str(tmp_path / ".build"), "TUTORIAL_EXPERIMENTS": "scaling",
-           "TUTORIAL_EXPERIMENTS_TINY": "1", "TUTORIAL_DEVICE": "cpu", "NO_MKDOCS_2_WARNING": "1"}
-    mkdocs = [PY, "-m", "mkdocs", "build", "--strict"]
-    r = subprocess.run(mkdocs, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    # once for both languages (cached unless someone edited tutorial_code meanwhile)
-    assert r.stderr.count("pipeline ran:") == 1, r.stderr
-    site = tmp_path / "site"
-    for lang, prefix in (("ko", ""), ("en", "en/")):
-        assert (site / f"assets/generated/{lang}/scaling/scaling.png").is_file()
-        html = (site / prefix / "lesson/index.html").read_text("utf-8")
-        assert f'src="../{"../" if prefix else ""}assets/generated/{lang}/scaling/scaling.png"' in html
-    (tmp_path / "docs/en/lesson/index.md").write_text("[[reversal.test_exact_match|.1%]]\n")
-    r = subprocess.run(mkdocs, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode != 0
-    assert "reversal.test_exact_match" in r.stderr and "no experiment 'reversal'" in r.stderr
-    assert "scaling" in r.stderr
 
 
 # ---------------------------------------------------------------- compute apart from presentation

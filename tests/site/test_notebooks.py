@@ -233,8 +233,10 @@ def test_notebook_pages_hold_executed_cells_in_their_language(built_site):
             assert not text.lstrip().startswith("{"), f"{page}: raw notebook JSON, not a page"
             blocks = Blocks(text)
             assert blocks.cells >= 5 and blocks.outputs >= 2, (page, blocks.cells, blocks.outputs)
+            # the lightbox plugin's own few lines of CSS are not nbconvert's inlined stylesheet
+            own = re.sub(r'<style id="glightbox-style">.*?</style>', "", text, flags=re.S)
             for unwanted in ("cdnjs", "x-mathjax-config", '<script src="">', "<style"):
-                assert unwanted not in text, (page, unwanted)
+                assert unwanted not in own, (page, unwanted)
             sheets = re.findall(r'<link rel="stylesheet" href="([^"]*nbconvert-[0-9a-f]+\.css)"', text)
             assert len(sheets) == 1 and (page.parent / sheets[0]).resolve().is_file(), (page, sheets)
             title = re.search(r"<title>(.*?)</title>", text).group(1)
@@ -253,8 +255,9 @@ def test_lesson_and_notebook_pages_link_to_colab_and_the_download(built_site):
                 assert nav, f"{page}: no notebook links"
                 hrefs = dict(re.findall(r'class="md-button[^"]*notebook-links__(\w+)"\s+href="([^"]+)"', nav.group(0)))
                 assert (page.parent / hrefs["download"]).resolve() == download.resolve(), (page, hrefs)
-                assert COLAB.match(hrefs["colab"]), hrefs["colab"]
-                assert hrefs["colab"].endswith(f"/{prefix}notebooks/colab/{source.name}.ipynb"), hrefs["colab"]
+                if "colab" in hrefs:  # only when the build knows the repository (test_colab_links.py)
+                    assert COLAB.match(hrefs["colab"]), hrefs["colab"]
+                    assert hrefs["colab"].endswith(f"/{prefix}notebooks/colab/{source.name}.ipynb"), hrefs["colab"]
                 if "lessons" in page.parts:
                     target = (page.parent / hrefs["page"] / "index.html").resolve()
                     assert target == (built_site / prefix / "notebooks" / source.name / "index.html").resolve()

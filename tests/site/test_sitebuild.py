@@ -1,4 +1,7 @@
-"""Code inclusion and the glossary (tooltips, mistranslation checks), without building the site."""
+"""Code inclusion and the glossary (tooltips, mistranslation checks), without building the site.
+
+The ``[[code:…]]`` and ``[[glossary]]`` markers themselves are tested in test_markers.py.
+"""
 
 import pytest
 import yaml
@@ -6,34 +9,27 @@ import yaml
 from coursebuild import code, glossary
 
 
-def test_code_marker_includes_the_function_as_it_stands():
-    md = code.render_code_markers("text\n[[code:attention.scaled_dot_product_attention]]\nmore")
+def test_code_source_is_the_object_as_it_stands():
     src = code.source_of("attention", "scaled_dot_product_attention")
     assert src.startswith("def scaled_dot_product_attention(") and src.endswith("return weights @ v, weights  # (…, L_q, d_v), (…, L_q, L_k)")
-    assert f'```python title="tutorial_code/attention.py"\n{src}\n```' in md
-
-
-def test_code_marker_keeps_indentation_and_includes_classes_and_modules():
-    md = code.render_code_markers("1. step\n\n    [[code:multihead.MultiHeadAttention]]\n")
-    assert "\n    class MultiHeadAttention(nn.Module):" in md
     assert code.source_of("masks").startswith('"""Boolean attention masks.')
+    assert code.resolve("multihead.MultiHeadAttention") == ("multihead", "MultiHeadAttention")
+    assert code.resolve("experiments.digit_tasks") == ("experiments.digit_tasks", None)
 
 
-def test_code_marker_includes_module_constants_and_keeps_the_next_blank_line():
+def test_code_source_of_module_constants():
     assert code.source_of("models", "POSITIONS") == 'POSITIONS = ("sinusoidal", "learned", "rope", "none")'
     assert code.source_of("experiments.digit_tasks", "BOS") == "PAD, BOS, EOS = 0, 1, 2"
-    md = code.render_code_markers("[[code:models.POSITIONS]]\n\n1. a list item\n")
-    assert md.endswith("```\n\n1. a list item\n"), md
 
 
-@pytest.mark.parametrize("marker, message", [
-    ("[[code:attention.scaled_dot_product]]", "Did you mean 'scaled_dot_product_attention'"),
-    ("[[code:nosuchmodule.f]]", "no module of tutorial_code matches"),
-    ("[[code:models.TransformerConfig.d_k]]", "only top-level names"),
+@pytest.mark.parametrize("target, message", [
+    ("attention.scaled_dot_product", "Did you mean 'scaled_dot_product_attention'"),
+    ("nosuchmodule.f", "no module of tutorial_code matches"),
+    ("models.TransformerConfig.d_k", "only top-level names"),
 ])
-def test_unknown_code_markers_fail(marker, message):
+def test_unknown_code_targets_fail(target, message):
     with pytest.raises(KeyError, match=message):
-        code.render_code_markers(marker)
+        code.source_of(*code.resolve(target))
 
 
 def test_glossary_has_both_languages_and_no_duplicates():

@@ -9,7 +9,7 @@ import re
 import pytest
 import yaml
 
-from coursebuild import questions
+from coursebuild import markers, questions
 
 LANGS = ("ko", "en")
 ROOTS = {"ko": "", "en": "en/"}
@@ -46,19 +46,19 @@ def test_assignment_answers_quote_the_build():
     """Model answers take their numbers from results: markers, not typed digits."""
     unscaled, no_position = questions.load_assignments()
     for lang in LANGS:
-        assert "[[figures.library.stretch.max_longer_unscaled" in text(unscaled, "answer", lang)
-        assert "[[figures.library.stretch.max_longer_scaled" in text(unscaled, "answer", lang)
+        assert "[[value:figures.library.stretch.max_longer_unscaled" in text(unscaled, "answer", lang)
+        assert "[[value:figures.library.stretch.max_longer_scaled" in text(unscaled, "answer", lang)
         assert "[[table:first_cell.ablation]]" in text(no_position, "answer", lang)
         assert "bag_bound" in text(no_position, "answer", lang)
 
 
 # the numeric answers the teaching-kit issue names, by question: markers each answer must quote
 BUILD_ANSWERS = {
-    "library-dot": ["[[figures.library.one.dots.0|", "[[figures.library.one.scaled.0|"],
-    "library-blend": ["[[figures.library.both.hand.output.0|", "[[figures.library.both.output.0|"],
-    "shuffle-no-position": ["[[figures.shuffle.toy_max_diff|"],
-    "mha-params-512": ["[[figures.multihead.params.512.formula|", "[[figures.multihead.params.512.by_heads.8|"],
-    "cost-double-length": ["[[cost.n2.at.8192.ratio|", "[[cost.n2.at.8192.entries|"],
+    "library-dot": ["[[value:figures.library.one.dots.0|", "[[value:figures.library.one.scaled.0|"],
+    "library-blend": ["[[value:figures.library.both.hand.output.0|", "[[value:figures.library.both.output.0|"],
+    "shuffle-no-position": ["[[value:figures.shuffle.toy_max_diff|"],
+    "mha-params-512": ["[[value:figures.multihead.params.512.formula|", "[[value:figures.multihead.params.512.by_heads.8|"],
+    "cost-double-length": ["[[value:cost.n2.at.8192.ratio|", "[[value:cost.n2.at.8192.entries|"],
 }
 # numbers the build computes, typed by hand (with or without thousands separators)
 TYPED = re.compile(r"(?<![\d.])(1,?050,?624|1,?048,?576|16,?777,?216|67,?108,?864)(?![\d])")
@@ -66,10 +66,10 @@ TYPED = re.compile(r"(?<![\d.])(1,?050,?624|1,?048,?576|16,?777,?216|67,?108,?86
 
 def test_the_numeric_answers_quote_the_build_and_type_nothing():
     by_id = {q["id"]: q for data in questions.load().values() for q in data["questions"]}
-    for qid, markers in BUILD_ANSWERS.items():
+    for qid, quoted in BUILD_ANSWERS.items():
         for lang in LANGS:
             answer = text(by_id[qid], "answer", lang)
-            missing = [m for m in markers if m not in answer]
+            missing = [m for m in quoted if m not in answer]
             assert not missing, f"{qid} ({lang}): the answer does not quote {missing}"
     for path in sorted(questions.FOLDER.glob("*.yml")):
         typed = TYPED.findall(path.read_text(encoding="utf-8"))
@@ -120,24 +120,23 @@ def test_a_question_without_an_english_answer_fails(folder):
         questions.load(folder)
 
 
-def test_assignment_markers_render_task_rubric_and_answer(folder):
-    assignments = questions.load_assignments(folder)
-    md = "## 과제\n\n[[assignments]]\n\nSee [[assignments]] inline: not a marker.\n"
-    page = questions.render_markers(md, "ko", "answer-key.md", assignments=assignments)
+def test_assignment_markers_render_task_rubric_and_answer(folder, monkeypatch):
+    monkeypatch.setattr(questions, "FOLDER", folder)
+    ctx = markers.Context(lang="ko", answer_key_url="answer-key.md")
+    page = markers.render("## 과제\n\n[[assignments]]\n", ctx)
     assert "### 과제 1. 가 { #assignment-1 }" in page
     assert '<span id="q-task-one"></span>가' in page
     assert "| **합계** | **5** |" in page  # the total is added up, not typed
     assert "[답안(강사용)](answer-key.md#assignment-1)" in page
-    assert "See [[assignments]] inline" in page
-    key = questions.render_markers("[[assignment-answers]]", "en", assignments=assignments)
+    key = markers.render("[[assignment-answers]]", markers.Context(lang="en"))
     assert "### Assignment 1. a { #assignment-1 }" in key and '<span id="a-task-one"></span>' in key
     assert '??? success "Model answer"\n    a' in key and '??? abstract "The task"' in key
     assert "q-task-one" not in key
 
 
 def test_rubric_cells_escape_pipes_but_keep_markers():
-    table = questions._rubric({"rubric": [{"points": 1, "en": "a | b [[figures.x|g]]"}]}, "en")
-    assert "| a \\| b [[figures.x|g]] | 1 |" in table
+    table = questions._rubric({"rubric": [{"points": 1, "en": "a | b [[value:figures.x|g]]"}]}, "en")
+    assert "| a \\| b [[value:figures.x|g]] | 1 |" in table
 
 
 # ---------------------------------------------------------------- the built pages

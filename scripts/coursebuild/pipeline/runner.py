@@ -287,7 +287,7 @@ def lookup(data, path: str):
 
 
 def gate_tree(gates: dict) -> dict:
-    """Gates as nested dicts, so pages can quote a range: ``[[reversal.gates.test.exact.0|.1%]]``."""
+    """Gates as nested dicts, so pages can quote a range: ``[[value:reversal.gates.test.exact.0|.1%]]``."""
     tree: dict = {}
     for path, declared in gates.items():
         gate = as_gate(declared)

@@ -27,8 +27,17 @@ LANGS = ("ko", "en")  # every figure is drawn in Korean and in English
 
 # matplotlib is imported on first use, so a run served from the cache never pays for it
 
-DPI = 130
+DPI = 130  # the most; a figure wider than the column gets fewer dots per inch (save())
 PANEL_SIZE = (4.2, 3.4)  # inches per panel; a 1x3 figure is 12.6 x 3.4
+# Figures are drawn for the width they are shown at: Material's content column is about
+# 690 CSS px at a 1280 px desktop. save() gives a wider figure the dpi that makes its PNG at
+# most COLUMN_PX / MIN_SHOWN pixels wide (so the page shows it at >= 70 % of its pixels),
+# shrinks a figure wider than MAX_WIDTH_IN inches, and raises any text that would come out
+# under MIN_TEXT_PX CSS px there (tests/test_figure_legibility_browser.py measures it).
+COLUMN_PX = 690
+MIN_SHOWN = 0.72  # 0.70 is the goal; the margin absorbs a column a few pixels narrower
+MIN_TEXT_PX = 9.2  # 9 is the goal
+MAX_WIDTH_IN = 10.0
 COLORS = {  # colour-blind safe (Okabe-Ito); use the role names so figures agree across pages
     "raw": "#D55E00",       # unscaled / baseline
     "scaled": "#0072B2",    # scaled / ours
@@ -101,11 +110,41 @@ def subplots(nrows: int = 1, ncols: int = 1, **kwargs):
     return _pyplot().subplots(nrows, ncols, **kwargs)
 
 
+def fit_to_column(fig) -> tuple[float, float]:
+    """Size ``fig`` for the content column; return (dpi, smallest text in the PNG's pixels).
+
+    The size of text on screen depends only on its size in points and the figure's width in
+    inches (a PNG wider than the column is scaled down to it), so a wide figure is shrunk to
+    MAX_WIDTH_IN and text that would still be under MIN_TEXT_PX CSS px is raised to it.
+    """
+    from matplotlib.text import Text
+
+    w, h = fig.get_size_inches()
+    if w > MAX_WIDTH_IN:  # same shape, smaller: its text grows relative to it
+        fig.set_size_inches(MAX_WIDTH_IN, h * MAX_WIDTH_IN / w)
+        w = MAX_WIDTH_IN
+    dpi = min(DPI, COLUMN_PX / MIN_SHOWN / w)
+    css_px_per_pt = dpi / 72 * min(1.0, COLUMN_PX / (w * dpi))  # as shown on the page
+    fig.canvas.draw()  # makes the tick labels, so they are counted too
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    floor = MIN_TEXT_PX / css_px_per_pt
+    for t in texts:
+        if t.get_fontsize() < floor:
+            t.set_fontsize(floor)
+    smallest = min((t.get_fontsize() for t in texts), default=floor)
+    return dpi, smallest * dpi / 72
+
+
 def save(fig, outdir: Path, name: str) -> Path:
-    """Save ``fig`` as ``outdir/name.png`` atomically (bytes are reproducible), close it."""
+    """Save ``fig`` as ``outdir/name.png`` atomically (bytes are reproducible), close it.
+
+    The figure is first sized for the page's content column (:func:`fit_to_column`); the PNG
+    records its smallest text, in its own pixels, as ``min-text-px``.
+    """
+    dpi, text_px = fit_to_column(fig)
     buf = io.BytesIO()
     # no Software/date metadata: identical figures give identical bytes
-    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None, "min-text-px": f"{text_px:.2f}"})
     _pyplot().close(fig)
     path = Path(outdir) / f"{name}.png"
     path.write_bytes(buf.getvalue())  # into a staging folder that the pipeline promotes by rename

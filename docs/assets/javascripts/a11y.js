@@ -1,0 +1,72 @@
+// Accessibility fixes for what Material for MkDocs 9.8.2 makes in the browser (checked with
+// axe-core in tests/test_accessibility_browser.py). Each says why; drop one when a Material
+// release fixes it upstream.
+//
+// - Scroll boxes a keyboard cannot reach (axe: scrollable-region-focusable): a wide table's
+//   .md-typeset__scrollwrap, a long formula, a notebook output that scrolls. Whatever in the
+//   content scrolls gets tabindex="0", so Tab reaches it and arrow keys scroll it; boxes that
+//   stop overflowing (a wider window) lose it again. (Not role="region": twenty regions of one
+//   name are twenty landmarks that cannot be told apart.)
+// - The search is role="dialog" without a name (aria-dialog-name): it takes the search
+//   field's own label, which Material has already put in the page's language.
+// - Every code block's copy button sits in a <nav class="md-code__nav">: a page with twenty
+//   code blocks has twenty unnamed navigation landmarks (landmark-unique). A copy button is
+//   not navigation: the box loses its landmark role (role="none", which <nav> allows).
+// - A table header that holds only a formula (a column "$d_k$") is empty to assistive
+//   technology once KaTeX has drawn it (axe: empty-table-header; axe does not read KaTeX's
+//   MathML): it gets the formula's TeX source as visually hidden text.
+(() => {
+  const overflows = (el) => {
+    const style = getComputedStyle(el)
+    const x = /(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1
+    const y = /(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1
+    return x || y
+  }
+
+  const scrollBoxes = () => {
+    for (const el of document.querySelectorAll(".md-content *")) {
+      if (el.dataset.a11yScroll === undefined && el.hasAttribute("tabindex")) continue // the site's own
+      if (overflows(el)) {
+        if (el.dataset.a11yScroll === undefined) {
+          el.setAttribute("tabindex", "0")
+          el.dataset.a11yScroll = ""
+        }
+      } else if (el.dataset.a11yScroll !== undefined) {
+        el.removeAttribute("tabindex")
+        delete el.dataset.a11yScroll
+      }
+    }
+  }
+
+  const names = () => {
+    const search = document.querySelector('.md-search[role="dialog"]:not([aria-label])')
+    const input = document.querySelector(".md-search__input")
+    if (search && input) search.setAttribute("aria-label", input.getAttribute("aria-label") || "Search")
+    for (const nav of document.querySelectorAll("nav.md-code__nav:not([role])")) nav.setAttribute("role", "none")
+  }
+
+  const mathHeaders = () => {
+    for (const th of document.querySelectorAll(".md-typeset th:not([data-a11y-text])")) {
+      const tex = th.querySelector('.katex annotation[encoding="application/x-tex"]')
+      const text = [...th.childNodes].filter((n) => !(n.nodeType === 1 && n.matches(".arithmatex, .katex")))
+        .map((n) => n.textContent).join("").trim()
+      if (!tex || text) continue
+      const hidden = document.createElement("span")
+      hidden.className = "a11y-hidden"
+      hidden.textContent = tex.textContent.trim()
+      th.append(hidden)
+      th.dataset.a11yText = ""
+    }
+  }
+
+  const fix = () => { names(); mathHeaders(); scrollBoxes() }
+  let pending = 0
+  const later = () => { clearTimeout(pending); pending = setTimeout(fix, 100) }
+
+  // Material renders (code navs, table wrappers) on document$; catch what it adds afterwards
+  new MutationObserver(later).observe(document.body, { childList: true, subtree: true })
+  window.addEventListener("resize", later)
+  if (typeof document$ !== "undefined") document$.subscribe(fix)
+  else document.addEventListener("DOMContentLoaded", fix)
+  window.addEventListener("load", fix)
+})()

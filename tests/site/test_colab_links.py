@@ -1,0 +1,183 @@
+""""Open in Colab" names only a repository the build knows (scripts/coursebuild/colab.py).
+
+Order: COLAB_REPOSITORY, extra.colab.repository, repo_url, the git remote (GitHub addresses
+only); none known: no Colab link, and the page says, in its language, how to upload the
+download to Colab. A malformed value stops the build with a message that names the fix.
+"""
+
+import re
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+
+import jinja2
+import pytest
+
+from coursebuild import colab
+from coursebuild import notebooks as build
+from coursebuild.paths import REPO_ROOT as REPO
+
+EXTRA = {"repository": None, "branch": "gh-pages"}
+HINT = {"ko": "Colab → 파일 → 노트북 업로드", "en": "Colab → File → Upload notebook"}
+
+
+def git_repo(tmp_path, *remotes):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for name, url in remotes:
+        subprocess.run(["git", "-C", str(tmp_path), "remote", "add", name, url], check=True)
+    return tmp_path
+
+
+def resolve(tmp_path, env=None, extra=EXTRA, repo_url=None, remotes=()):
+    return colab.resolve(extra, repo_url, git_repo(tmp_path, *remotes), environ=env or {})
+
+
+def test_the_environment_variable_comes_first(tmp_path):
+    got = resolve(tmp_path, env={"COLAB_REPOSITORY": "env-owner/env.repo"},
+                  extra={"repository": "extra/repo"}, repo_url="https://github.com/url/repo",
+                  remotes=[("origin", "git@github.com:remote/repo.git")])
+    assert (got.name, got.source, got.url) == ("env-owner/env.repo", "COLAB_REPOSITORY",
+                                               "https://github.com/env-owner/env.repo")
+
+
+def test_then_extra_colab_repository(tmp_path):
+    got = resolve(tmp_path, env={"COLAB_REPOSITORY": ""}, extra={"repository": "extra/repo"},
+                  repo_url="https://github.com/url/repo", remotes=[("origin", "git@github.com:remote/repo.git")])
+    assert (got.name, got.source) == ("extra/repo", "extra.colab.repository")
+
+
+@pytest.mark.parametrize("url", ["https://github.com/url-owner/repo_1", "https://github.com/url-owner/repo_1/",
+                                 "https://github.com/url-owner/repo_1.git"])
+def test_then_repo_url_when_it_is_on_github(tmp_path, url):
+    got = resolve(tmp_path, repo_url=url, remotes=[("origin", "git@github.com:remote/repo.git")])
+    assert (got.name, got.source) == ("url-owner/repo_1", "repo_url")
+
+
+@pytest.mark.parametrize("url", ["git@github.com:me/course.git", "https://github.com/me/course.git",
+                                 "ssh://git@github.com/me/course", "https://token@github.com/me/course"])
+def test_then_the_git_remote_when_it_is_on_github(tmp_path, url):
+    got = resolve(tmp_path, repo_url="https://gitlab.com/me/other", remotes=[("origin", url)])
+    assert (got.name, got.source) == ("me/course", "git remote")
+
+
+def test_a_remote_elsewhere_or_no_remote_means_no_repository(tmp_path):
+    assert resolve(tmp_path / "a", remotes=[("origin", "https://gitlab.com/me/course.git")]) is None
+    assert resolve(tmp_path / "b", remotes=[("origin", "/srv/git/course.git")]) is None
+    assert resolve(tmp_path / "c") is None
+    assert colab.resolve(EXTRA, None, tmp_path / "not-a-git-folder", environ={}) is None
+    # two remotes, none called origin: which one is meant is not known
+    assert resolve(tmp_path / "d", remotes=[("a", "git@github.com:a/x.git"), ("b", "git@github.com:b/x.git")]) is None
+
+
+@pytest.mark.parametrize("env,extra,where", [
+    ({"COLAB_REPOSITORY": "not a repository"}, EXTRA, "COLAB_REPOSITORY"),
+    ({"COLAB_REPOSITORY": "https://github.com/me/course"}, EXTRA, "COLAB_REPOSITORY"),
+    ({}, {"repository": "owner/name/extra"}, "extra.colab.repository"),
+    ({}, {"repository": "-owner/name"}, "extra.colab.repository"),
+])
+def test_a_malformed_value_is_an_error_that_names_the_fix(tmp_path, env, extra, where):
+    with pytest.raises(colab.ColabConfigError) as info:
+        resolve(tmp_path, env=env, extra=extra)
+    message = str(info.value)
+    assert where in message and "'owner/name'" in message and "COLAB_REPOSITORY" in message, message
+
+
+def test_the_link_points_at_the_branch_and_path():
+    repo = colab.Repository("me/course", "test")
+    assert colab.link(repo, {"branch": "gh-pages"}, "en/notebooks/colab/x.ipynb") == (
+        "https://colab.research.google.com/github/me/course/blob/gh-pages/en/notebooks/colab/x.ipynb")
+    assert colab.link(repo, {"branch": "main", "path_prefix": "site/"}, "notebooks/colab/x.ipynb").endswith(
+        "/me/course/blob/main/site/notebooks/colab/x.ipynb")
+    assert colab.link(None, {"branch": "gh-pages"}, "notebooks/colab/x.ipynb") is None
+
+
+@pytest.fixture
+def hook(monkeypatch):
+    """scripts/notebooks_hook.py with mkdocs.yml loaded (no build)."""
+    import importlib.util
+
+    from mkdocs.config import load_config
+
+    spec = importlib.util.spec_from_file_location("notebooks_hook_under_test", REPO / "scripts" / "notebooks_hook.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def configured(**env):
+        for key in ("COLAB_REPOSITORY", "SITE_URL"):
+            monkeypatch.delenv(key, raising=False)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        monkeypatch.setattr(module, "ROOT", Path("/nonexistent-folder"))  # no git remote
+        config = load_config(str(REPO / "mkdocs.yml"))
+        return module, module.on_config(config)
+
+    return configured
+
+
+def lesson_links(module, config, lang="ko"):
+    source = build.sources()[0]
+    prefix = "" if lang == "ko" else "en/"
+    page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/lessons/{source.slug}.md"),
+                           url=f"{prefix}lessons/{source.slug}/")
+    config.plugins["i18n"].current_language = lang  # what static-i18n sets for each language's build
+    module.on_page_context({}, page, config, None)
+    return page.notebook_links, source, prefix
+
+
+def test_the_hook_links_to_colab_and_sets_repo_url_from_the_variable(hook):
+    module, config = hook(COLAB_REPOSITORY="me/course")
+    assert config.repo_url == "https://github.com/me/course" and config.repo_name == "me/course"
+    links, source, prefix = lesson_links(module, config, "en")
+    assert links["colab"] == (f"https://colab.research.google.com/github/me/course/blob/gh-pages/"
+                              f"en/notebooks/colab/{source.name}.ipynb")
+
+
+def test_the_hook_knows_no_repository_by_default_so_no_link_and_no_repo_url(hook):
+    module, config = hook()
+    assert config.repo_url is None
+    links, _, _ = lesson_links(module, config)
+    assert links["colab"] is None and links["download"]
+
+
+def test_the_hook_stops_the_build_on_a_malformed_variable(hook):
+    from mkdocs.exceptions import PluginError
+
+    with pytest.raises(PluginError, match="COLAB_REPOSITORY"):
+        hook(COLAB_REPOSITORY="me")
+
+
+def render_links(lang, colab_url):
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(REPO / "docs" / "overrides")))
+    page = SimpleNamespace(notebook_links={"download": "../x.ipynb", "filename": "x.ipynb", "colab": colab_url,
+                                           "page": "../nb/"})
+    config = SimpleNamespace(theme=SimpleNamespace(language=lang))
+    return env.get_template("partials/notebook-links.html").render(page=page, config=config)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_buttons_show_colab_or_say_how_to_upload(lang):
+    url = "https://colab.research.google.com/github/me/course/blob/gh-pages/notebooks/colab/x.ipynb"
+    html = render_links(lang, url)
+    assert f'href="{url}"' in html and HINT[lang] not in html and 'download="x.ipynb"' in html
+    html = render_links(lang, None)
+    assert "colab.research.google.com" not in html and "notebook-links__colab" not in html
+    assert HINT[lang] in html and 'download="x.ipynb"' in html
+
+
+@pytest.mark.slow
+def test_the_built_site_links_only_to_the_repository_the_build_knows(built_site):
+    """The test build gets whatever this checkout's settings give (usually none: no link)."""
+    from mkdocs.config import load_config
+
+    settings = load_config(str(REPO / "mkdocs.yml"))  # with this environment, as the build read it
+    known = colab.resolve(settings.extra.get("colab"), settings.repo_url, REPO)
+    for source in build.sources():
+        for lang, prefix in (("ko", ""), ("en", "en/")):
+            html = (built_site / prefix / "lessons" / source.slug / "index.html").read_text(encoding="utf-8")
+            nav = re.search(r'<nav class="notebook-links".*?</nav>', html, re.S).group(0)
+            hrefs = re.findall(r'href="(https://colab\.research\.google\.com/[^"]+)"', html)
+            if known is None:
+                assert not hrefs and HINT[lang] in nav, (source.slug, lang)
+            else:
+                assert hrefs and all(f"/github/{known.name}/blob/" in h for h in hrefs), hrefs
+                assert HINT[lang] not in nav

@@ -1,0 +1,73 @@
+"""The GitHub Pages workflow (.github/workflows/pages.yml) builds with the README's command,
+caches pip and .build/, sets SITE_URL and the Colab repository from the repository it runs in,
+pushes the site to the branch Colab opens notebooks from, and deploys with the official actions."""
+
+import re
+
+import yaml
+
+from coursebuild.paths import REPO_ROOT as REPO
+WORKFLOW = REPO / ".github" / "workflows" / "pages.yml"
+
+
+def readme_build_command() -> str:
+    """The first command of the README's first bash block (quick start, command 1)."""
+    block = re.search(r"```bash\n(.*?)```", (REPO / "README.md").read_text(encoding="utf-8"), re.S).group(1)
+    return next(line.strip() for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def workflow() -> dict:
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+
+
+def steps(job: str) -> list[dict]:
+    return workflow()["jobs"][job]["steps"]
+
+
+def uses(job: str) -> dict[str, dict]:
+    return {s["uses"].split("@")[0]: s for s in steps(job) if "uses" in s}
+
+
+def test_the_build_step_runs_the_readme_build_command():
+    command = readme_build_command()
+    assert command == "bash scripts/setup.sh && .venv/bin/mkdocs build"
+    runs = [s for s in steps("build") if s.get("run", "").strip() == command]
+    assert len(runs) == 1, [s.get("run") for s in steps("build")]
+    env = runs[0]["env"]
+    pages_id = uses("build")["actions/configure-pages"]["id"]
+    assert env["SITE_URL"] == f"${{{{ steps.{pages_id}.outputs.base_url }}}}/"  # with its trailing slash
+    assert env["COLAB_REPOSITORY"] == "${{ github.repository }}"
+
+
+def test_it_runs_on_pushes_to_main_and_by_hand():
+    triggers = workflow()[True]  # YAML 1.1 reads the key `on` as true
+    assert triggers["push"]["branches"] == ["main"] and "workflow_dispatch" in triggers
+
+
+def test_pip_and_the_build_folder_are_cached_by_requirements_and_code():
+    python = uses("build")["actions/setup-python"]["with"]
+    assert str(python["python-version"]) == "3.11" and python["cache"] == "pip"
+    assert python["cache-dependency-path"] == "requirements.txt"
+    cache = uses("build")["actions/cache"]["with"]
+    assert cache["path"] == ".build"
+    assert "hashFiles('requirements.txt', 'tutorial_code/**'" in cache["key"], cache["key"]
+    order = [s.get("uses", s.get("run", "")).split("@")[0] for s in steps("build")]
+    assert order.index("actions/cache") < order.index(readme_build_command())
+
+
+def test_it_deploys_with_the_official_pages_actions():
+    assert uses("build")["actions/upload-pages-artifact"]["with"]["path"] == "site"
+    deploy = workflow()["jobs"]["deploy"]
+    assert deploy["needs"] == "build" and deploy["environment"]["name"] == "github-pages"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert "actions/deploy-pages" in uses("deploy")
+
+
+def test_the_notebooks_colab_opens_are_pushed_to_the_branch_mkdocs_yml_names():
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    branch = re.search(r"^  colab:\n(?:    .*\n)*?    branch: (\S+)", text, re.M).group(1)
+    push = [s["run"] for s in steps("build") if "ghp-import" in s.get("run", "")]
+    assert len(push) == 1 and "--push" in push[0] and push[0].rstrip().endswith(" site")
+    named = re.search(r"(?:-b|--branch)[ =](\S+)", push[0])
+    assert (named.group(1) if named else "gh-pages") == branch  # ghp-import's default is gh-pages
+    assert workflow()["jobs"]["build"]["permissions"] == {"contents": "write"}

@@ -1,0 +1,184 @@
+"""The plugin workarounds: in one package, version-checked, citing why; the language helpers."""
+
+import inspect
+import re
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from coursebuild import nav
+from coursebuild import workarounds as wa
+from coursebuild.course import LESSONS
+from coursebuild.paths import REPO_ROOT
+from coursebuild.workarounds import i18n as i18n_fixes
+
+SCRIPTS = REPO_ROOT / "scripts"
+
+
+def pinned() -> dict[str, str]:
+    lines = (REPO_ROOT / "requirements.txt").read_text().splitlines()
+    return dict(line.strip().split("==") for line in lines if "==" in line)
+
+
+# ---------------------------------------------------------------- version check
+
+def test_the_installed_plugins_are_the_versions_the_workarounds_were_written_for():
+    wa.check_versions()  # raises otherwise
+    assert {d: pinned()[d] for d in wa.WRITTEN_FOR} == wa.WRITTEN_FOR, "requirements.txt and WRITTEN_FOR differ"
+
+
+def test_a_different_plugin_version_stops_the_build_and_names_what_to_recheck(monkeypatch):
+    real = wa.installed_version
+    monkeypatch.setattr(wa, "installed_version", lambda d: "1.4.0" if d == "mkdocs-static-i18n" else real(d))
+    with pytest.raises(PluginError) as exc:
+        wa.check_versions()
+    message = str(exc.value)
+    assert "mkdocs-static-i18n 1.4.0 is installed" in message
+    assert "written for mkdocs-static-i18n 1.3.1" in message
+    for name in ("jupyter.notebooks_as_pages", "jupyter._add_alternates", "i18n.split_search_index"):
+        assert name in message
+    assert "jupyter.keep_cache_of_every_language" not in message  # mkdocs-jupyter's only
+    assert "WRITTEN_FOR['mkdocs-static-i18n']" in message and "requirements.txt" in message
+
+
+def test_a_missing_plugin_stops_the_build(monkeypatch):
+    real = wa.installed_version
+    monkeypatch.setattr(wa, "installed_version", lambda d: None if d == "mkdocs-jupyter" else real(d))
+    with pytest.raises(PluginError, match="mkdocs-jupyter is not installed.*keep_cache_of_every_language"):
+        wa.check_versions()
+
+
+def test_every_workaround_names_its_plugins_and_cites_an_issue_or_says_there_is_none():
+    every = {d: wa.depending_on(d) for d in wa.WRITTEN_FOR}
+    assert all(every.values()), f"a version is checked that no workaround relies on: {every}"
+    from coursebuild.workarounds import i18n, jupyter
+
+    marked = {name for names in every.values() for name in names}
+    for name in marked:
+        module, function = name.split(".")
+        doc = inspect.getdoc(getattr({"i18n": i18n, "jupyter": jupyter}[module], function)) or ""
+        assert re.search(r"\w/[\w-]+#\d+|no\s+upstream\s+issue\s+found", doc, re.I), f"{name}: cite the upstream issue"
+        assert "Why" in doc, f"{name}: say why it is needed"
+
+
+def test_an_unknown_distribution_cannot_be_marked():
+    with pytest.raises(ValueError, match="WRITTEN_FOR"):
+        wa.written_for("mkdocs-unknown-plugin")
+
+
+def test_plugin_internals_are_used_only_in_the_workarounds_package():
+    private = re.compile(r"create_i18n_file|_compute_cache_key|_get_cache_path|_used_cache_paths"
+                         r"|import mkdocs_static_i18n|import mkdocs_jupyter|from mkdocs_(static_i18n|jupyter)")
+    inside = SCRIPTS / "coursebuild" / "workarounds"
+    offenders = [p.relative_to(REPO_ROOT).as_posix() for p in SCRIPTS.rglob("*.py")
+                 if inside not in p.parents and private.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("hook", ["i18n_hook.py", "notebooks_hook.py"])
+def test_hooks_use_the_shared_priority_and_helpers(hook):
+    text = (SCRIPTS / hook).read_text(encoding="utf-8")
+    assert not re.search(r"event_priority\(-\d", text), "use workarounds.AFTER_I18N"
+    assert "current_language" not in text and "_DONE_ATTR" not in text
+    assert len(text.splitlines()) < 120, "a hook stays thin: the work is in coursebuild"
+
+
+# ---------------------------------------------------------------- languages, once per build
+
+def config(lang=None, default="ko", theme="ko"):
+    plugins = {"i18n": SimpleNamespace(current_language=lang, default_language=default,
+                                       build_languages=["ko", "en"])} if lang else {}
+    return SimpleNamespace(plugins=plugins, theme={"language": theme})
+
+
+def page(locale=None):
+    return SimpleNamespace(file=SimpleNamespace(locale=locale) if locale else SimpleNamespace())
+
+
+def test_page_language_is_the_file_locale_then_the_build_language():
+    assert wa.page_language(page("en"), config("ko")) == "en"
+    assert wa.page_language(page(), config("en")) == "en"
+    assert wa.page_language(page(), config(theme="en")) == "en"  # no static-i18n: the theme's
+    assert wa.page_language(page("fr"), config("en")) == "ko"  # not a course language: the first
+    assert wa.building_language(config("en")) == "en" and wa.building_language(config()) == "ko"
+    assert wa.default_language(config("en")) == "ko" and wa.default_language(config()) == "ko"
+
+
+def test_once_per_build_is_once_per_config_object_and_name():
+    first, second = SimpleNamespace(), SimpleNamespace()
+    assert wa.once_per_build(first, "notebooks") is True
+    assert wa.once_per_build(first, "notebooks") is False  # the next language's build
+    assert wa.once_per_build(first, "experiments") is True  # another name
+    assert wa.once_per_build(second, "notebooks") is True  # mkdocs serve: a new config per rebuild
+    state = wa.build_state(first, "css")
+    state["a"] = 1
+    assert wa.build_state(first, "css") == {"a": 1} and wa.build_state(second, "css") == {}
+
+
+# ---------------------------------------------------------------- static-i18n and Material
+
+def test_hreflang_links_go_and_other_languages_search_their_own_index():
+    head = ('<link rel="alternate" href="./en/" hreflang="en">\n'
+            '<script id="__config" type="application/json">{"base": ".."}</script>')
+    out = i18n_fixes.drop_hreflang_links(head)
+    assert "hreflang" not in out
+    en = i18n_fixes.search_base_per_language(out, page("en"), config("en"), "en")
+    assert '"base": "../en/"' in en
+    assert i18n_fixes.search_base_per_language(out, page("ko"), config("ko"), "ko") == out
+    with pytest.raises(RuntimeError, match="#__config"):
+        i18n_fixes.search_base_per_language("<html>", SimpleNamespace(file=SimpleNamespace(src_uri="x.md")),
+                                            config("en"), "en")
+
+
+def test_the_merged_search_index_is_split_per_language(tmp_path):
+    import json
+
+    (tmp_path / "search").mkdir()
+    merged = {"config": {"lang": ["ko", "en"]}, "docs": [
+        {"location": "lessons/x/", "text": "한국어"}, {"location": "en/lessons/x/", "text": "English"}]}
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps(merged))
+    cfg = config("ko")
+    cfg.site_dir = str(tmp_path)
+    i18n_fixes.split_search_index(cfg)
+    ko = json.loads((tmp_path / "search" / "search_index.json").read_text())
+    en = json.loads((tmp_path / "en" / "search" / "search_index.json").read_text())
+    assert [d["location"] for d in ko["docs"]] == ["lessons/x/"] and ko["config"]["lang"] == ["ko", "en"]
+    assert [d["location"] for d in en["docs"]] == ["lessons/x/"] and en["config"]["lang"] == ["en"]
+
+
+def test_no_sitemap_without_site_url(tmp_path):
+    (tmp_path / "sitemap.xml").write_text("<loc>None./</loc>")
+    cfg = SimpleNamespace(site_url=None, site_dir=str(tmp_path))
+    i18n_fixes.drop_sitemap_without_site_url(cfg)
+    assert not (tmp_path / "sitemap.xml").exists()
+    (tmp_path / "sitemap.xml").write_text("<loc>https://x/</loc>")
+    i18n_fixes.drop_sitemap_without_site_url(SimpleNamespace(site_url="https://x/", site_dir=str(tmp_path)))
+    assert (tmp_path / "sitemap.xml").exists()
+
+
+# ---------------------------------------------------------------- the lesson list in the nav
+
+def test_nav_placeholders_become_the_lessons_of_course_py():
+    filled = nav.fill([{"홈": "index.md"}, {"강의": "[[nav:lessons]]"}, {"실습 노트북": "[[nav:notebooks]]"}])
+    lessons, notebooks = filled[1]["강의"], filled[2]["실습 노트북"]
+    assert lessons == [{f"{n.number}. {n.title['ko']}": n.page} for n in LESSONS]
+    assert notebooks == [f"notebooks/{n.notebook}.ipynb" for n in LESSONS]
+    assert nav.fill(filled) == filled  # static-i18n runs on_config once per language
+    with pytest.raises(KeyError, match=r"unknown placeholder '\[\[nav:lesson\]\]'.*\[\[nav:lessons\]\]"):
+        nav.fill([{"강의": "[[nav:lesson]]"}])
+
+
+def test_english_nav_titles_come_from_course_py_and_a_clash_is_an_error():
+    merged = nav.merge_translations({"홈": "Home"}, "en")
+    assert merged["홈"] == "Home" and merged["3. 스케일드 닷프로덕트 어텐션"] == "3. Scaled dot-product attention"
+    assert nav.merge_translations(merged, "en") == merged
+    with pytest.raises(KeyError, match="remove the entry from mkdocs.yml"):
+        nav.merge_translations({"1. 왜 어텐션인가": "1. Why?"}, "en")
+
+
+def test_mkdocs_yml_lists_no_lesson_by_hand():
+    text = (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for lesson in LESSONS:
+        assert lesson.page not in text and lesson.notebook not in text and lesson.title["en"] not in text
+
