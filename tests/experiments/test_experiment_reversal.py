@@ -134,12 +134,13 @@ def test_manifest_and_binary_agree(tmp_path):
     assert [t["name"] for t in manifest["tensors"]] == [k for k in state if k != "out.weight"]
     offset = 0
     for t in manifest["tensors"]:
-        assert t["offset"] == offset and t["bytes"] == 2 * math.prod(t["shape"])
+        assert t["offset"] == offset and t["bytes"] == math.prod(t["shape"])  # int8: a byte each
         assert t["shape"] == list(state[t["name"]].shape)
         offset += t["bytes"]
     first = manifest["tensors"][0]
-    stored = torch.frombuffer(bytearray(blob[:first["bytes"]]), dtype=torch.float16).view(first["shape"])
-    assert torch.equal(stored.float(), state[first["name"]])  # rounded weights survive exactly
+    stored = torch.frombuffer(bytearray(blob[:first["bytes"]]), dtype=torch.int8).view(first["shape"])
+    dequantised = model_export.dequantise(stored, first["scale"])
+    assert torch.equal(dequantised, state[first["name"]])  # quantised weights survive exactly
 
 
 def test_reloaded_model_equals_the_exported_one(tmp_path):

@@ -3,15 +3,16 @@
 The page's JavaScript (``docs/assets/javascripts/transformer.js``) runs the same forward pass;
 these files are what it loads and what its tests compare it with.
 
-* ``<name>.bin``: every tensor of ``model.state_dict()`` once, in state_dict order, as
-  little-endian float16 (half the bytes of float32; two models stay under 1 MB). A tied output
+* ``<name>.bin``: every tensor of ``model.state_dict()`` once, in state_dict order, as int8
+  with one float32 scale per tensor (``w ≈ q · scale``, ``scale = max|w| / 127``): a quarter of
+  the bytes of float32, so a lesson page with its model stays under 1.5 MB. A tied output
   projection (``out.weight`` is ``embed.tokens.weight``, §3.4) is stored once and named in
   ``tied``.
 * ``<name>.json``: the manifest: the config, the vocabulary, and for each tensor its
   state_dict name, shape and byte offset.
 * ``<name>-reference.json``: PyTorch's greedy decoding of held-out inputs and the
   cross-attention of every layer and head for each token it wrote, computed with the
-  float16-rounded weights, i.e. exactly the model the page runs.
+  quantised weights (``q · scale`` in float32), i.e. exactly the model the page runs.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ import torch
 
 import tutorial_code as tc
 
-FORMAT = 1
-DTYPE = torch.float16
+FORMAT = 2
 ROUND = 7  # decimals kept for reference attention weights (the page is checked to 1e-4)
 
 
@@ -41,11 +41,25 @@ def tied_names(model: torch.nn.Module) -> dict[str, str]:
     return tied
 
 
+def quantise(w: torch.Tensor) -> tuple[torch.Tensor, float]:
+    """(int8 values, float32 scale) with ``w ≈ q · scale``; scale = max|w| / 127 (1 for zeros)."""
+    w = w.detach().float()
+    scale = (w.abs().max() / 127).item() or 1.0
+    scale = torch.tensor(scale, dtype=torch.float32)
+    q = torch.round(w / scale).clamp(-127, 127).to(torch.int8)
+    return q, scale.item()  # .item(): the float32 value exactly, as a Python float
+
+
+def dequantise(q: torch.Tensor, scale: float) -> torch.Tensor:
+    """``q · scale`` in float32, as the page computes it (an exact product, rounded once)."""
+    return q.float() * torch.tensor(scale, dtype=torch.float32)
+
+
 def round_weights(model: torch.nn.Module) -> torch.nn.Module:
-    """Round every parameter to float16 and back, in place: the model the files hold."""
+    """Quantise every parameter and back, in place: the model the files hold."""
     with torch.no_grad():
         for p in model.parameters():
-            p.copy_(p.to(DTYPE).to(p.dtype))
+            p.copy_(dequantise(*quantise(p)))
     return model
 
 
@@ -63,14 +77,16 @@ def export_weights(model, out_dir: Path, name: str, tokens: dict, extra: dict) -
     for key, t in model.state_dict().items():
         if key in tied:
             continue
-        raw = t.detach().cpu().to(DTYPE).contiguous().numpy().astype("<f2").tobytes()
-        tensors.append({"name": key, "shape": list(t.shape), "offset": offset, "bytes": len(raw)})
+        q, scale = quantise(t.cpu())
+        raw = q.contiguous().numpy().tobytes()
+        tensors.append({"name": key, "shape": list(t.shape), "offset": offset, "bytes": len(raw),
+                        "scale": scale})
         chunks.append(raw)
         offset += len(raw)
     blob = b"".join(chunks)
     cfg = model.cfg
     manifest = {
-        "format": FORMAT, "name": name, "dtype": "float16", "byte_order": "little",
+        "format": FORMAT, "name": name, "dtype": "int8", "byte_order": "little",
         "weights": f"{name}.bin", "weights_bytes": len(blob),
         "weights_sha256": hashlib.sha256(blob).hexdigest(),
         "config": {k: getattr(cfg, k) for k in ("vocab_size", "d_model", "n_heads", "d_ff", "n_layers",
@@ -93,7 +109,8 @@ def load_exported(manifest_path: Path) -> tc.EncoderDecoderTransformer:
     state = {}
     for t in manifest["tensors"]:
         raw = blob[t["offset"]:t["offset"] + t["bytes"]]
-        state[t["name"]] = torch.frombuffer(bytearray(raw), dtype=DTYPE).float().view(t["shape"])
+        q = torch.frombuffer(bytearray(raw), dtype=torch.int8).view(t["shape"])
+        state[t["name"]] = dequantise(q, t["scale"])
     for name, same in manifest["tied"].items():
         state[name] = state[same]
     model = tc.EncoderDecoderTransformer(tc.TransformerConfig(**manifest["config"]))

@@ -16,7 +16,7 @@ run() does three things:
    anti-diagonal: the query writing y_i = x_{9-i} should look at x_{9-i});
 3. recipes compared by the training samples needed to reach the target (validation exact match
    ≥ 99.5 %): one-cycle Adam, the paper's warm-up schedule, constant Adam lr 1e-3;
-4. the trained model exported for the lesson 8 page (:mod:`.model_export`): float16 weights,
+4. the trained model exported for the lesson 8 page (:mod:`.model_export`): int8 weights,
    a manifest, and PyTorch's greedy decoding with cross-attention on the lesson's example and
    ``n_reference`` held-out test inputs, which the page's JavaScript is tested against.
 """
@@ -89,7 +89,7 @@ GATES = {
     "attention.test_average.last_layer_mirror_weight": (0.5, 1.0),  # (uniform would be 0.1)
     "recipes.one_cycle.all_reached": (1, 1),      # the main recipe reaches the target on every seed
     **EXPORT_GATES,
-    "export.rounded.test_exact_match": (0.995, 1.0),  # float16 weights still reverse
+    "export.rounded.test_exact_match": (0.995, 1.0),  # quantised weights still reverse
     "export.rounded.example_as_lesson": (1, 1),       # and write the lesson's example as the page says
 }
 TINY_GATES = {"data.train_test_overlap": (0, 0), "test.exact_match_agrees": (1, 1), **EXPORT_GATES}
@@ -270,7 +270,7 @@ def _run(cfg: Config, ctx) -> dict:
 def export(model, cfg: Config, ctx, data: dict) -> dict:
     """Write the model for the page into ctx.out_dir; results: sizes and agreement checks.
 
-    The files hold float16 weights, so the model is rounded first (a copy) and the reference
+    The files hold int8 weights, so the model is quantised first (a copy) and the reference
     is PyTorch's decoding with the rounded weights: the page runs exactly that model.
     """
     trained = model.cpu().eval()

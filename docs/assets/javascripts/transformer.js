@@ -227,13 +227,6 @@
   }
 
   // ---------------------------------------------------------------- loading the exported files
-  function halfToFloat(h) {  // IEEE 754 binary16 → number
-    const sign = h & 0x8000 ? -1 : 1, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
-    if (exp === 0) return sign * frac * Math.pow(2, -24);  // subnormal
-    if (exp === 31) return frac ? NaN : sign * Infinity;
-    return sign * (1 + frac / 1024) * Math.pow(2, exp - 15);
-  }
-
   // nest "encoder.layers.0.self_attn.W_Q.weight" into params.encoder.layers[0].self_attn.W_Q.weight
   function setPath(root, name, value) {
     const parts = name.split(".");
@@ -248,13 +241,14 @@
 
   // manifest: the JSON the build writes; buffer: the ArrayBuffer of its .bin
   function fromBuffers(manifest, buffer) {
-    if (manifest.dtype !== "float16" || manifest.config.position !== "sinusoidal") {
-      throw new Error("transformer.js reads float16 weights of a sinusoidal-position model");
+    if (manifest.dtype !== "int8" || manifest.config.position !== "sinusoidal") {
+      throw new Error("transformer.js reads int8 weights of a sinusoidal-position model");
     }
-    const view = new DataView(buffer), params = {}, tensors = {};
+    const params = {}, tensors = {};
     manifest.tensors.forEach(function (t) {
-      const n = t.bytes / 2, data = new Float32Array(n);
-      for (let i = 0; i < n; i++) data[i] = halfToFloat(view.getUint16(t.offset + 2 * i, true));
+      // int8 values times one float32 scale per tensor (model_export.dequantise)
+      const q = new Int8Array(buffer, t.offset, t.bytes), data = new Float32Array(t.bytes);
+      for (let i = 0; i < t.bytes; i++) data[i] = q[i] * t.scale;
       const shape = t.shape.length === 1 ? [1, t.shape[0]] : t.shape;
       tensors[t.name] = matrix(shape[0], shape[1], data);
     });
@@ -281,6 +275,6 @@
   global.Transformer = {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
-    fromBuffers: fromBuffers, loadModel: loadModel, halfToFloat: halfToFloat,
+    fromBuffers: fromBuffers, loadModel: loadModel,
   };
 })(window);
