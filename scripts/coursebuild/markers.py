@@ -16,12 +16,12 @@ the module that owns the data) and whether a kind is a *block* are listed once, 
 :data:`KINDS`; a kind added later is one more line there.
 
 Order of expansion (all of it is :func:`render`): one pass over the page, left to right. A
-block kind (table, code, questions, answers, assignments, glossary) must stand alone on its
+block kind (table, code, questions, answers, assignments, glossary, widget) must stand alone on its
 line; its output keeps the line's indent on every non-blank line (inside an admonition or a
 list item). The output of a kind marked ``expands`` (questions, answers, assignments) is
 Markdown from ``docs/questions/`` that may itself hold markers (an answer's numbers, an
 assignment's ``[[code:...]]``): it is rendered again, at most :data:`MAX_DEPTH` levels deep.
-Every other output (values, tables, figures, included source code, the glossary) is final
+Every other output (values, tables, figures, included source code, the glossary, widgets) is final
 and never scanned again, so Python source with ``[[`` in it is never mistaken for a marker.
 
 Errors are :class:`MarkerError` (the MkDocs hook turns them into ``PluginError``), each naming
@@ -47,7 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import code, glossary, pages, questions
+from . import code, glossary, pages, questions, widgets
 
 # "[[" not escaped: no backslash before it, or LaTeX's line break "\\" before it
 _OPEN = r"(?:(?<!\\)|(?<=\\\\))\[\["
@@ -80,6 +80,7 @@ KINDS: dict[str, Kind] = {
     "assignments": Kind(questions.assignments_marker, **_QUESTIONS),
     "assignment-answers": Kind(questions.assignment_answers_marker, **_QUESTIONS),
     "glossary": Kind(glossary.glossary_marker, block=True),  # [[glossary]]
+    "widget": Kind(widgets.widget_marker, block=True),       # [[widget:figures.library|model]]
 }
 
 

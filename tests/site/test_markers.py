@@ -7,6 +7,7 @@ the page and the line.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -262,3 +263,30 @@ def test_mkdocs_build_fills_markers_and_fails_on_a_misspelt_one_with_page_and_li
     assert r.returncode != 0
     assert "docs/en/lesson/index.md:6: [[vlaue:scaling.seq_len]]: unknown kind 'vlaue'. " \
            "Did you mean 'value'?" in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- widgets
+
+def test_a_widget_marker_hands_the_page_the_experiments_widget_data():
+    RESULTS["scaling"]["results"]["widgets"] = {"peak": {"d_k": [8, 512], "note": "</script><b>"}}
+    try:
+        out = render("Text.\n\n[[widget:scaling.peak]]\n\nMore.")
+        model = render("[[widget:scaling.peak|model]]")
+    finally:
+        del RESULTS["scaling"]["results"]["widgets"]
+    html = out.split("\n\n")[1]
+    assert html.startswith('<div class="widget" data-widget="peak"><script type="application/json">')
+    payload = html.removeprefix('<div class="widget" data-widget="peak"><script type="application/json">')
+    payload = payload.removesuffix("</script></div>")
+    assert "</" not in payload and json.loads(payload) == {"d_k": [8, 512], "note": "</script><b>"}
+    assert model.startswith('<div class="widget" data-widget="peak" data-model="scaling">')
+
+
+def test_a_widget_marker_names_the_widgets_that_exist_and_its_options():
+    RESULTS["scaling"]["results"]["widgets"] = {"peak": {}}
+    try:
+        assert "Did you mean 'peak'" in fails("[[widget:scaling.peek]]", "has no result 'peek'")
+        fails("[[widget:scaling.peak|modle]]", "unknown option 'modle'.*model")
+        fails("See [[widget:scaling.peak]] here.", "must stand alone on its line")
+    finally:
+        del RESULTS["scaling"]["results"]["widgets"]

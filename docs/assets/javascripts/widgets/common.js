@@ -1,0 +1,63 @@
+// What every lesson widget shares: registration, the page's language, the build's data, elements.
+//
+// A page holds <div class="widget" data-widget="NAME"><script type="application/json">…</script></div>
+// (the [[widget:experiment.NAME]] marker, scripts/coursebuild/widgets.py). A widget script calls
+//
+//   CourseWidgets.register("NAME", function (root, ctx) { … });
+//
+// and init runs once per such div, when the page loads (and again on Material's instant
+// navigation), with ctx = { data, lang, uid, el, labels }: the JSON the build wrote, "ko" or
+// "en" from <html lang>, an id prefix unique on the page, and the helpers below. The div is
+// hidden until init marks it (data-state), so without JavaScript only the static figure shows.
+window.CourseWidgets = (function () {
+  "use strict";
+
+  function lang() {
+    return (document.documentElement.lang || "ko").slice(0, 2) === "en" ? "en" : "ko";
+  }
+
+  // el("button", { class: "md-button", text: "Go" }, [children]): text sets textContent
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") node.textContent = attrs[k]; else node.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { node.appendChild(c); });
+    return node;
+  }
+
+  function data(root) {
+    const script = root.querySelector('script[type="application/json"]');
+    return script ? JSON.parse(script.textContent) : {};
+  }
+
+  function attach(name, init) {
+    document.querySelectorAll('.widget[data-widget="' + name + '"]').forEach(function (root, i) {
+      if (root.dataset.state) return;  // already attached (document$ fires again on instant pages)
+      const l = lang();
+      const ctx = { data: data(root), lang: l, uid: name + "-" + i, el: el,
+                    labels: function (table) { return table[l] || table.ko; } };
+      try {
+        init(root, ctx);
+        if (!root.dataset.state) root.dataset.state = "ready";
+      } catch (error) {
+        root.dataset.state = "error";
+        root.appendChild(el("p", { class: "widget-status", role: "status", text: String(error) }));
+        throw error;
+      }
+    });
+  }
+
+  function register(name, init) {
+    // Material's document$ emits on every page load and replays the last one to new subscribers
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(function () { attach(name, init); });
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", function () { attach(name, init); });
+    } else {
+      attach(name, init);
+    }
+  }
+
+  return { register: register, el: el, lang: lang, data: data };
+})();
