@@ -71,6 +71,7 @@ _QUESTIONS = {"block": True, "expands": True, "source": "docs/questions/"}
 # kind -> handler; the handlers live with their data (docstrings there say what each takes)
 KINDS: dict[str, Kind] = {
     "value": Kind(pages.value_marker),            # [[value:experiment.path|.3f]], provenance too
+    "word": Kind(pages.word_marker),              # [[word:experiment.name]], chosen by code
     "table": Kind(pages.table_marker, block=True),  # [[table:experiment.table]]
     "fig": Kind(pages.fig_marker),                # [[fig:experiment.figure|alt text]]
     "url": Kind(pages.url_marker),                # [[url:experiment.figure]]

@@ -8,6 +8,7 @@ which expands them everywhere in a page, code blocks included, before Markdown i
     [[value:scaling.at.512.peak_raw|.1%]]    with a Python format spec (floats default to .4g)
     [[value:scaling.config.n_rows|,]]        falls back to the record (config, device, seed, ...)
     [[value:provenance.git.commit]]          facts of this build (provenance.json), tables too
+    [[word:reversal.fewest_samples]]         a word the drawing code chose from the results
     [[table:scaling.summary]]                a Markdown table in the page's language (a block)
     [[fig:scaling.scaling|alt text]]         an image: ![alt text](relative url)
     [[url:scaling.scaling]]                  only the relative url (for attr_list, <img>, links)
@@ -137,6 +138,17 @@ def value_marker(arg: str | None, fmt: str | None, ctx) -> str:
     if options:  # reserved for later options (e.g. a Korean particle); none exists yet
         raise ValueError(f"takes one format spec after '|'; '{'|'.join(options)}' is not an option")
     return format_value(_value(_record(ctx.results, exp), key, exp), spec)
+
+
+def word_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[word:experiment.name]]``: a word or phrase the experiment's drawing code chose from
+    its results (``words(results)`` in ``drawing/<name>.py``): "fewest", "a tie", "없습니다"."""
+    exp, key = _split(arg, "word", "reversal.fewest_samples")
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}'); the drawing code writes the whole word")
+    words = _record(ctx.results, exp).get("words", {})
+    return _find(words, key, f"experiment '{exp}' has no word '{key}' (drawing/{exp}.py words())",
+                 "words")[ctx.lang]
 
 
 def table_marker(arg: str | None, fmt: str | None, ctx) -> str:

@@ -290,3 +290,29 @@ def test_a_widget_marker_names_the_widgets_that_exist_and_its_options():
         fails("See [[widget:scaling.peak]] here.", "must stand alone on its line")
     finally:
         del RESULTS["scaling"]["results"]["widgets"]
+
+
+# ---------------------------------------------------------------- words chosen by code
+
+def test_a_word_marker_shows_the_word_the_drawing_code_chose_in_the_pages_language():
+    RESULTS["scaling"]["words"] = {"verdict": {"ko": "비깁니다", "en": "a tie"}}
+    try:
+        assert render("It is [[word:scaling.verdict]].") == "It is a tie."
+        assert render("[[word:scaling.verdict]]", lang="ko") == "비깁니다"
+        assert "Did you mean 'verdict'" in fails("[[word:scaling.verdikt]]", "has no word 'verdikt'")
+        fails("[[word:scaling.verdict|.2f]]", "takes no format")
+    finally:
+        del RESULTS["scaling"]["words"]
+
+
+def test_words_need_both_languages():
+    from types import SimpleNamespace
+
+    from coursebuild.pipeline.errors import ExperimentError
+    from coursebuild.pipeline.runner import _words
+
+    good = SimpleNamespace(words=lambda r: {"best": {"ko": "가장 적게", "en": "fewest"}})
+    assert _words("x", good, {}) == {"best": {"ko": "가장 적게", "en": "fewest"}}
+    assert _words("x", SimpleNamespace(), {}) == {}
+    with pytest.raises(ExperimentError, match="drawing/x.words.. gave 'best'.*exactly ko, en"):
+        _words("x", SimpleNamespace(words=lambda r: {"best": {"en": "fewest"}}), {})

@@ -205,7 +205,8 @@ def _draw_stage(name, entry: Path, record: dict, out_dir, force) -> tuple[str, P
 
 
 def _public(drawn: dict) -> dict:
-    return {k: drawn[k] for k in ("title", "tables", "figures", "figure_time_s")}
+    public = {k: drawn[k] for k in ("title", "tables", "figures", "figure_time_s")}
+    return {**public, "words": drawn.get("words", {})}  # entries drawn before words() existed: none
 
 
 def _draw(name, drawing, results: dict, key: str, staging: Path) -> dict:
@@ -213,9 +214,10 @@ def _draw(name, drawing, results: dict, key: str, staging: Path) -> dict:
     t0 = time.perf_counter()
     strings = drawing.LABELS
     tables = drawing.tables(results) if hasattr(drawing, "tables") else {}
+    words = _words(name, drawing, results)
     drawn = {"experiment": name, "key": key, "figures": {},
              "title": {lang: strings[lang]["title"] for lang in store.LANGS},
-             "tables": json.loads(store.dumps(tables))}
+             "tables": json.loads(store.dumps(tables)), "words": words}
     figure_names = None
     for lang in store.LANGS:
         outdir = staging / "figures" / lang
@@ -233,6 +235,17 @@ def _draw(name, drawing, results: dict, key: str, staging: Path) -> dict:
     drawn["figure_time_s"] = round(time.perf_counter() - t0, 3)
     store.write_json(staging / "drawn.json", drawn)
     return drawn
+
+
+def _words(name, drawing, results: dict) -> dict:
+    """``drawing.words(results)``: {name: {"ko": text, "en": text}}, the words code chose."""
+    words = drawing.words(results) if hasattr(drawing, "words") else {}
+    for key, word in words.items():
+        if not (isinstance(word, dict) and set(word) == set(store.LANGS)
+                and all(isinstance(w, str) for w in word.values())):
+            raise ExperimentError(f"drawing/{name}.words() gave {key!r} = {word!r}; each word needs "
+                                  f"a text for exactly {', '.join(store.LANGS)}")
+    return words
 
 
 def load_report(out: str | Path | None = None) -> Report:
