@@ -414,3 +414,32 @@ def test_a_presentation_only_change_leaves_every_compute_entry_a_hit(tmp_path, m
     edit("attention.py", '"""', '"""Edited. ')
     assert all(store.cache_key(n, dataclasses.asdict(registry.load(n).Config.tiny()), "cpu")[0] != k
                for n, k in keys.items())
+
+
+def test_without_labels_cuts_the_labels_statement_only():
+    src = b'import x\nLABELS = {\n    "ko": {"a": "\xea\xb0\x80"},\n    "en": {"a": "A"},\n}\nY = 1\n'
+    assert store.without_labels(src) == b"import x\nLABELS = ...\nY = 1\n"
+    assert store.without_labels(b"Y = 1\n") == b"Y = 1\n"
+
+
+def test_editing_one_languages_labels_redraws_that_language_and_copies_the_other(tmp_path, monkeypatch):
+    """A Korean label edit (in a copy of the package, and in the loaded LABELS) misses the
+    drawing key, draws the Korean figures again and copies the English ones unchanged."""
+    copy = tmp_path / "tutorial_code"
+    shutil.copytree(store.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(store, "PACKAGE_DIR", copy)
+    monkeypatch.setattr(store, "DRAWING_DIR", copy / "experiments" / "drawing")
+    monkeypatch.setattr(store, "code_hash", REAL_CODE_HASH)
+    out = tmp_path / "out"
+    first = run_experiments(["scaling"], out, tiny=True, device="cpu")["scaling"]
+    path = copy / "experiments" / "drawing" / "scaling.py"
+    path.write_text(path.read_text("utf-8").replace('"점수의 표준편차"', '"점수의 표준 편차"', 1), "utf-8")
+    monkeypatch.setitem(drawing_scaling.LABELS, "ko", {**drawing_scaling.LABELS["ko"], "spread_title": "점수의 표준 편차"})
+    again = run_experiments(["scaling"], out, tiny=True, device="cpu")["scaling"]
+    drawn = json.loads((again.drawing / "drawn.json").read_text("utf-8"))
+    assert again.drawing_status == "miss" and drawn["copied"] == ["en"]
+    assert drawn["language_keys"]["en"] == json.loads((first.drawing / "drawn.json").read_text("utf-8"))["language_keys"]["en"]
+    for stem, png in again.figure_paths("en").items():
+        assert png.read_bytes() == first.figure_paths("en")[stem].read_bytes()
+    assert any(png.read_bytes() != first.figure_paths("ko")[stem].read_bytes()
+               for stem, png in again.figure_paths("ko").items())

@@ -19,6 +19,7 @@ import json
 import logging
 import math
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -192,15 +193,19 @@ def _draw_stage(name, entry: Path, record: dict, out_dir, force) -> tuple[str, P
             return "hit", final, _public(drawn)
         if problem:
             log.warning("drawings of '%s' at %s are corrupt (%s); drawing them again", name, final, problem)
+    results_sha = parts["results_sha256"]
+    lang_keys = {lang: store.language_key(name, results_sha, drawing.LABELS[lang], lang) for lang in store.LANGS}
+    reuse = _reusable_figures(out_dir, name, lang_keys)
     staging = store.new_staging_dir(out_dir, name, key, store.DRAWINGS)
     try:
-        drawn = _draw(name, drawing, record["results"], key, staging)
+        drawn = _draw(name, drawing, record["results"], key, staging, lang_keys, reuse)
         store.write_manifest(staging, key, parts, store.DRAWINGS)
         store.promote(staging, final)
     finally:
         store.discard(staging)
     store.prune(out_dir, name, keep=final, kind=store.DRAWINGS)
-    log.info("%s: drawn in %.1fs", name, drawn["figure_time_s"])
+    copied = f" ({', '.join(drawn['copied'])} copied: unchanged)" if drawn["copied"] else ""
+    log.info("%s: drawn in %.1fs%s", name, drawn["figure_time_s"], copied)
     return "miss", final, _public(drawn)
 
 
@@ -209,20 +214,45 @@ def _public(drawn: dict) -> dict:
     return {**public, "words": drawn.get("words", {})}  # entries drawn before words() existed: none
 
 
-def _draw(name, drawing, results: dict, key: str, staging: Path) -> dict:
-    """Tables and both languages' figures of ``results``, written into ``staging``."""
+def _reusable_figures(out_dir, name, lang_keys: dict) -> dict[str, tuple[Path, list[str]]]:
+    """{lang: (folder, file names)} of figures an older drawings entry holds for the same
+    language key: after an edit of one language's LABELS, the other language is copied, not
+    drawn again."""
+    found = {}
+    for entry in sorted(store.experiment_dir(out_dir, name, store.DRAWINGS).glob("[0-9a-f]*")):
+        try:
+            key = json.loads((entry / "manifest.json").read_text("utf-8"))["key"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        drawn, _ = store.verify_entry(entry, key, store.DRAWINGS)
+        for lang, lang_key in (drawn or {}).get("language_keys", {}).items():
+            if lang_keys.get(lang) == lang_key and lang not in found:
+                found[lang] = (entry / "figures" / lang, drawn["figures"][lang])
+    return found
+
+
+def _draw(name, drawing, results: dict, key: str, staging: Path, lang_keys: dict,
+          reuse: dict | None = None) -> dict:
+    """Tables and both languages' figures of ``results``, written into ``staging``; a language
+    in ``reuse`` ({lang: (folder, file names)}) is copied from there instead of drawn."""
     t0 = time.perf_counter()
+    reuse = reuse or {}
     strings = drawing.LABELS
     tables = drawing.tables(results) if hasattr(drawing, "tables") else {}
     words = _words(name, drawing, results)
     drawn = {"experiment": name, "key": key, "figures": {},
              "title": {lang: strings[lang]["title"] for lang in store.LANGS},
-             "tables": json.loads(store.dumps(tables)), "words": words}
+             "tables": json.loads(store.dumps(tables)), "words": words,
+             "language_keys": lang_keys, "copied": sorted(reuse)}
     figure_names = None
     for lang in store.LANGS:
         outdir = staging / "figures" / lang
         outdir.mkdir(parents=True, exist_ok=True)
-        files = [Path(p) for p in drawing.figures(results, lang, outdir) or []]
+        if lang in reuse:
+            folder, names = reuse[lang]
+            files = [Path(shutil.copy2(folder / n, outdir / n)) for n in names]
+        else:
+            files = [Path(p) for p in drawing.figures(results, lang, outdir) or []]
         for p in files:
             if p.parent.resolve() != outdir.resolve() or not p.is_file():
                 raise ExperimentError(f"drawing/{name}.figures() returned {p}, which is not a file in {outdir}")

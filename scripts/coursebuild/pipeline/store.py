@@ -22,7 +22,10 @@ refuses), so a label or a colour never retrains a model.
 
 **Drawing key** (:func:`drawing_key`): sha256 over the experiment's ``results.json``, the
 sources of its drawing module and what that imports, the plotting libraries' versions and
-``DRAW_FORMAT``. A presentation change redraws (seconds) and trains nothing.
+``DRAW_FORMAT``. A presentation change redraws (seconds) and trains nothing. Each language's
+figures also have a key of their own (:func:`language_key`: the drawing sources without the
+module's ``LABELS`` statement, plus that language's ``LABELS``), kept in ``drawn.json``: after
+an edit of Korean labels, the English figures are copied from the older entry, not redrawn.
 
 Import helpers with ordinary import statements (not ``importlib``) so the scan sees them.
 """
@@ -242,6 +245,38 @@ def drawing_key(name: str, results_sha256: str) -> tuple[str, dict]:
         "versions": {k: versions[k] for k in ("python", "matplotlib", "koreanize-matplotlib")},
     }
     return hashlib.sha256(dumps(parts)).hexdigest(), parts
+
+
+def language_key(name: str, results_sha256: str, labels: dict, lang: str) -> str:
+    """The key of one language's figures, so that editing one language redraws only it.
+
+    Like :func:`drawing_key`, with the drawing module's own ``LABELS = {...}`` left out of its
+    source and only ``labels`` (that module's ``LABELS[lang]``) hashed in its place. The rule
+    this relies on: a language's figures read that language's strings only.
+    """
+    own = DRAWING_DIR / f"{name}.py"
+    h = hashlib.sha256()
+    for path in drawing_sources(name):
+        data = without_labels(path.read_bytes()) if path == own else path.read_bytes()
+        h.update(path.relative_to(PACKAGE_DIR.parent).as_posix().encode() + b"\0" + data + b"\0")
+    parts = {**drawing_key(name, results_sha256)[1], "code_sha256": h.hexdigest(), "lang": lang,
+             "labels": labels}
+    return hashlib.sha256(dumps(parts)).hexdigest()
+
+
+def without_labels(source: bytes) -> bytes:
+    """``source`` with its top-level ``LABELS = ...`` statement cut out (unchanged if none)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    lines = source.splitlines(keepends=True)
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == "LABELS" for t in targets):
+            return b"".join(lines[: node.lineno - 1] + [b"LABELS = ...\n"] + lines[node.end_lineno :])
+    return source
 
 
 # ---------------------------------------------------------------- entries

@@ -125,7 +125,10 @@ def fit_to_column(fig) -> tuple[float, float]:
         w = MAX_WIDTH_IN
     dpi = min(DPI, COLUMN_PX / MIN_SHOWN / w)
     css_px_per_pt = dpi / 72 * min(1.0, COLUMN_PX / (w * dpi))  # as shown on the page
-    fig.draw_without_rendering()  # makes the tick labels (counted too), without rasterising
+    for ax in fig.axes:  # makes the tick labels (counted too) without laying the figure out
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.get_majorticklabels()
+            axis.get_minorticklabels()
     texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
     floor = MIN_TEXT_PX / css_px_per_pt
     for t in texts:
