@@ -443,3 +443,33 @@ def test_editing_one_languages_labels_redraws_that_language_and_copies_the_other
         assert png.read_bytes() == first.figure_paths("en")[stem].read_bytes()
     assert any(png.read_bytes() != first.figure_paths("ko")[stem].read_bytes()
                for stem, png in again.figure_paths("ko").items())
+
+
+def test_jobs_must_be_a_positive_whole_number(monkeypatch):
+    cpu = types.SimpleNamespace(type="cpu")
+    assert runner.pick_jobs(3, cpu) == 3
+    assert runner.pick_jobs(None, types.SimpleNamespace(type="cuda")) == 1
+    monkeypatch.setenv("TUTORIAL_JOBS", "two")
+    with pytest.raises(ExperimentError, match="jobs must be a whole number of at least 1.*'two'"):
+        runner.pick_jobs(None, cpu)
+    with pytest.raises(ExperimentError, match="at least 1"):
+        runner.pick_jobs(0, cpu)
+
+
+def test_an_error_from_a_worker_keeps_its_exit_code():
+    import pickle
+
+    gate = pickle.loads(pickle.dumps(GateError("out of range")))
+    assert isinstance(gate, GateError) and gate.exit_code == 1 and str(gate) == "out of range"
+    assert pickle.loads(pickle.dumps(ExperimentError("bad", exit_code=3))).exit_code == 3
+
+
+@pytest.mark.slow
+def test_experiments_computed_in_worker_processes_give_the_sequential_numbers(tmp_path):
+    names = ["scaling", "figures"]
+    one = run_experiments(names, tmp_path / "one", tiny=True, device="cpu", jobs=1)
+    two = run_experiments(names, tmp_path / "two", tiny=True, device="cpu", jobs=2)
+    assert [o.name for o in two.outcomes] == names and two.statuses == {n: "miss" for n in names}
+    for name in names:
+        assert two[name].record["results"] == one[name].record["results"], name
+        assert two[name].record["key"] == one[name].record["key"]

@@ -16,6 +16,7 @@ examples:
   run_experiments.py --force scaling    recompute even if cached
   run_experiments.py --tiny --out /tmp/x  seconds-long smoke run (gates: TINY_GATES only)
   TUTORIAL_DEVICE=cuda run_experiments.py
+  run_experiments.py --jobs 1           one experiment at a time (default: 2 on a CPU with 2+ cores)
 
 exit status: 0 ok, 1 a metric gate failed, 2 bad input or unusable output folder, 130 interrupted
 """
@@ -39,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"output and cache folder (default: {store.DEFAULT_OUT})")
     p.add_argument("--tiny", action="store_true",
                    help="tiny sizes for tests: seconds per experiment, only TINY_GATES are checked")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="experiments computed at once when several miss the cache (default: env "
+                        "TUTORIAL_JOBS, else up to 2 on the CPU, 1 on a GPU)")
     p.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors")
     return p
 
@@ -57,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         from .runner import run_experiments
         report = run_experiments(args.names, args.out, force=args.force, device=args.device,
-                                 tiny=args.tiny)
+                                 tiny=args.tiny, jobs=args.jobs)
     except ExperimentError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

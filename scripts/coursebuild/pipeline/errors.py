@@ -12,9 +12,18 @@ class ExperimentError(Exception):
         super().__init__(message)
         self.exit_code = exit_code
 
+    def __reduce__(self):  # keeps exit_code when a worker process sends the error back
+        return (_rebuild, (type(self), str(self), self.exit_code))
+
 
 class GateError(ExperimentError):
     """A result fell outside the range its experiment declared in ``GATES``."""
 
     def __init__(self, message: str):
         super().__init__(message, exit_code=1)
+
+
+def _rebuild(cls, message: str, exit_code: int) -> ExperimentError:
+    error = ExperimentError.__new__(cls)
+    ExperimentError.__init__(error, message, exit_code)
+    return error

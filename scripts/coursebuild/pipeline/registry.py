@@ -25,6 +25,9 @@ EXPERIMENTS: tuple[str, ...] = (
     "figures",  # lessons 2-8: explanatory figures and the worked examples' numbers
 )
 
+# experiments that time themselves: never computed while another one competes for the cores
+ALONE: frozenset[str] = frozenset({"cost"})
+
 
 def names() -> list[str]:
     """All registered experiment names, in course order."""

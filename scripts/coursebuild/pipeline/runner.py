@@ -18,11 +18,14 @@ import datetime as _dt
 import json
 import logging
 import math
+import multiprocessing
+import os
 import platform
 import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,10 +89,13 @@ def run_experiments(
     device: str | None = None,
     tiny: bool = False,
     progress_stream=None,
+    jobs: int | None = 1,
 ) -> Report:
     """Run the named experiments (None: all) through the cache and return a :class:`Report`.
 
     ``device``: None or "auto" (env TUTORIAL_DEVICE, else cuda, mps, cpu), or a device name.
+    ``jobs``: how many experiments that miss the cache compute at once; None picks (see
+    :func:`pick_jobs`; the command line's default). Workers do not see a caller's monkeypatches.
     Raises ExperimentError for bad input and GateError when a result leaves its range; in both
     cases nothing of the failing experiment is published and provenance.json is not written.
     """
@@ -98,13 +104,72 @@ def run_experiments(
     dev = pick_device(device)
     out_dir = store.check_writable(out if out is not None else store.DEFAULT_OUT)
     report = Report(out=out_dir)
+    jobs = pick_jobs(jobs, dev)
+    misses = [n for n in selected if force or not _cached(n, out_dir, dev, tiny)]
+    together = [n for n in misses if n not in registry.ALONE] if jobs > 1 else []
+    done = _run_in_workers(together, out_dir, dev, force, tiny, jobs) if len(together) > 1 else {}
     for name in selected:
-        wait = lambda lock, name=name: log.info("%s: waiting for another run to release %s", name, lock)  # noqa: E731
-        with store.locked(out_dir, name, on_wait=wait):
-            report.outcomes.append(_run_one(name, out_dir, dev, force, tiny, progress_stream))
+        if name not in done:
+            done[name] = _run_locked(name, out_dir, dev, force, tiny, progress_stream)
+        report.outcomes.append(done[name])
     report.provenance = provenance(report, dev, device, tiny, time.perf_counter() - t_start)
     store.write_json(out_dir / "provenance.json", report.provenance)
     return report
+
+
+def pick_jobs(jobs: int | None, dev) -> int:
+    """How many experiments compute at once: ``jobs``, else env TUTORIAL_JOBS, else one per
+    CPU core up to 2 on the CPU (most experiments train on one thread) and 1 on a GPU."""
+    raw = jobs if jobs is not None else os.environ.get("TUTORIAL_JOBS") or None
+    if raw is None:
+        return min(2, os.cpu_count() or 1) if dev.type == "cpu" else 1
+    try:
+        n = int(raw)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ExperimentError(f"jobs must be a whole number of at least 1 (TUTORIAL_JOBS or --jobs), not {raw!r}")
+    return n
+
+
+def _cached(name, out_dir, dev, tiny) -> bool:
+    """Whether ``name``'s compute entry is a valid hit (its drawings may still be missing)."""
+    module = registry.load(name)
+    cfg = module.Config.tiny() if tiny else module.Config()
+    key, _ = store.cache_key(name, dataclasses.asdict(cfg), dev.type)
+    return store.verify_entry(store.entry_dir(out_dir, name, key), key)[0] is not None
+
+
+def _run_locked(name, out_dir, dev, force, tiny, stream) -> Outcome:
+    wait = lambda lock: log.info("%s: waiting for another run to release %s", name, lock)  # noqa: E731
+    with store.locked(out_dir, name, on_wait=wait):
+        return _run_one(name, out_dir, dev, force, tiny, stream)
+
+
+def _run_in_workers(names, out_dir, dev, force, tiny, jobs) -> dict[str, Outcome]:
+    """Compute and draw ``names`` in ``jobs`` worker processes; {name: outcome}.
+
+    Each worker is a fresh interpreter (spawn) that seeds every experiment as a sequential run
+    does, so the numbers are the same. Experiments that time themselves (``registry.ALONE``) are
+    left to the caller, which runs them on their own afterwards.
+    """
+    ctx = multiprocessing.get_context("spawn")
+    level = logging.getLogger("tutorial_code").getEffectiveLevel()
+    log.info("computing %s in %d processes", ", ".join(names), jobs)
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                             initargs=(level,)) as pool:
+        futures = {n: pool.submit(_run_locked, n, out_dir, dev, force, tiny, None) for n in names}
+        try:
+            return {n: f.result() for n, f in futures.items()}
+        except BaseException:
+            for f in futures.values():
+                f.cancel()
+            raise
+
+
+def _worker_init(level: int) -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s", stream=sys.stderr)
+    logging.getLogger("tutorial_code").setLevel(level)
 
 
 def _run_one(name, out_dir, dev, force, tiny, stream) -> Outcome:
