@@ -25,11 +25,10 @@ import nbformat
 
 from . import code as code_include
 from .dependencies import DependencyError, Inliner, check
-from .paths import NOTEBOOK_SOURCES
+from .paths import LANGS, NOTEBOOK_SOURCES
 from .pipeline.store import atomic_write_bytes, library_versions
 
 FOLDER = NOTEBOOK_SOURCES
-LANGS = ("ko", "en")
 FORMAT = 1  # bump when rendering or execution changes in a way cached notebooks must see
 TIMEOUT_S = 300  # per cell; a lab notebook is meant to finish in well under 2 minutes
 SOURCE_NAME = re.compile(r"lesson_(?P<n>\d\d)_(?P<slug>[a-z0-9]+(?:_[a-z0-9]+)*)\.py")

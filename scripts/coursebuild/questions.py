@@ -46,10 +46,9 @@ from pathlib import Path
 
 import yaml
 
-from .paths import DOCS
+from .paths import DOCS, LANGS
 
 FOLDER = DOCS / "questions"
-LANGS = ("ko", "en")
 ASSIGNMENTS = "assignments.yml"
 WORDS = {
     "ko": {"hint": "힌트", "answer": "답과 풀이", "lesson": "{n}강", "key": "답안(강사용)",
