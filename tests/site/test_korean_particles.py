@@ -38,7 +38,11 @@ VOID = {"img", "br", "hr", "input", "meta", "link", "source", "wbr"}
 # closed; 에이, 비, 씨, 디 … open), ² and ^2 as 제곱, \infty as 무한대, digits as numbers
 LETTER_LAST = {c: "엘" if c in "lL" else "엠" if c in "mM" else "엔" if c in "nN" else "알" if c in "rR" else "이"
                for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
-TEX_TAIL = re.compile(r"(?:\\[,;!: ]|\\quad|\\right[)\].|]?|\\big[lr]?[)\]]?|[\s{}])+$")
+TEX_TAIL = re.compile(r"(?:\\[,;!: ]|\\quad|\\right[.|]?|\\big[lr]?|[\s{}])+$")
+# Greek letters by their Korean names: all end open except 엡실론
+GREEK = {name: "론" if name in ("epsilon", "varepsilon") else "아" for name in (
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi", "omega")}
 
 
 class KoreanText(HTMLParser):
@@ -118,15 +122,23 @@ def bare(tex: str) -> str:
 
 
 def formula_reading(tex: str) -> str | None:
-    """The last syllable of how a formula is read, or None when this test cannot tell."""
+    """The last syllable of how a formula is read, or None when this test cannot tell.
+
+    A closing bracket is not read: $O(n^2)$ ends in 제곱, $(B, h, L, L)$ in 엘, $(L, d_k)$ in 케이."""
     tex = TEX_TAIL.sub("", bare(tex))
+    if re.search(r"(?:\^\{?2\}?|²)$", tex):
+        return "곱"  # 제곱
+    tex = TEX_TAIL.sub("", re.sub(r"(?:\\right|\\big[lr]?)?[)\]]$", "", tex))
+    greek = re.search(r"\\([a-z]+)$", tex)
+    if greek and greek[1] in GREEK:
+        return GREEK[greek[1]]
     if re.search(r"(?:\^\{?2\}?|²)$", tex):
         return "곱"  # 제곱
     if tex.endswith("\\infty"):
         return "대"  # 무한대
     if tex.endswith("\\%"):
         return "트"  # 퍼센트
-    number = re.search(r"(?<![A-Za-z_^])\d[\d,]*(?:\.\d+)?$", tex)
+    number = re.search(r"(?<![A-Za-z_^\d,.])(?<!\^\{)(?<!_\{)\d[\d,]*(?:\.\d+)?$", tex)  # not 2^{10}: 승
     if number:
         return josa.last_syllable(number[0])
     if re.search(r"(?<![\\A-Za-z])[A-Za-z]$", tex):  # a single letter: n, L, x, or a subscript's
@@ -179,6 +191,9 @@ def test_formulas_are_read_too():
                       '<span class="arithmatex">\\(x\\)</span>를</p></article>')
     found = [f.split(":")[0] for f in disagreements(page.text, page.formulas)]
     assert found == ["$n^2$를 should be $n^2$을", "$L$가 should be $L$이", "$d_k = 16$를 should be $d_k = 16$을"]
+    for tex, syllable in [("O(n^2)", "곱"), ("(B, h, L, L)", "엘"), ("(L, d_k)", "이"), ("\\theta", "아"),
+                          ("\\sqrt{d_k}", "이"), ("QK^{\\top}", None), ("2^{10}", None), ("\\text{1,200}", "백"), ("e^{-\\infty} = 0", "영")]:
+        assert formula_reading(f"\\({tex}\\)") == syllable, tex
 
 
 def test_every_korean_page_has_particles_that_agree(built_site):
