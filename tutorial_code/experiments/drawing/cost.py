@@ -84,8 +84,8 @@ LABELS = {
         # words of the lesson's sentences, chosen from the results by words()
         "same_tokens": "두 방식이 만든 토큰은 같습니다",
         "different_tokens": "두 방식이 만든 토큰이 다릅니다",
-        "faster": "빠릅니다",
-        "slower": "느립니다",
+        "faster": "{x:.1f}배 빠릅니다",
+        "slower": "{x:.1f}배 느립니다",
         "grows_slower": "$N$보다 느리게",
         "grows_proportional": "거의 $N$에 비례해",
         "grows_faster": "$N$보다 빠르게",
@@ -133,8 +133,8 @@ LABELS = {
         "one": "1× (no gain)",
         "same_tokens": "Both ways produce the same tokens",
         "different_tokens": "The two ways produce different tokens",
-        "faster": "faster",
-        "slower": "slower",
+        "faster": "{x:.1f} times faster",
+        "slower": "{x:.1f} times slower",
         "grows_slower": "more slowly than $N$",
         "grows_proportional": "about in proportion to $N$",
         "grows_faster": "faster than $N$",
@@ -152,10 +152,13 @@ def words(results: dict) -> dict:
     slope = kv["slope_cache"]
     growth = "grows_slower" if slope < 0.9 else "grows_faster" if slope > 1.1 else "grows_proportional"
     pick = {"kv_tokens": "same_tokens" if kv["same_tokens"] else "different_tokens",
-            "fused_speed": "faster" if att["longest"]["speedup"] > 1 else "slower",
             "cache_growth": growth,
             "memory_method": "memory_cuda" if att["memory_method"].startswith("torch.cuda") else "memory_profiler"}
-    return {name: {lang: LABELS[lang][key] for lang in LABELS} for name, key in pick.items()}
+    out = {name: {lang: LABELS[lang][key] for lang in LABELS} for name, key in pick.items()}
+    speedup = att["longest"]["speedup"]  # a slower kernel is said with the inverse: "1.3배 느립니다"
+    key, x = ("faster", speedup) if speedup > 1 else ("slower", 1 / speedup)
+    out["fused_speed"] = {lang: LABELS[lang][key].format(x=x) for lang in LABELS}
+    return out
 
 
 def plain_log_ticks(ax) -> None:
