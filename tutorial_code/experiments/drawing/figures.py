@@ -89,7 +89,7 @@ LABELS = {
         "toy_weights": "셀프 어텐션 가중치\n규칙 $W_Q$: 지시어 $\\rightarrow$ 음식, 동작 $\\rightarrow$ 동물",
         "toy_key": "키 단어 (보이는 쪽)",
         "toy_query": "쿼리 단어 (보는 쪽)",
-        "toy_note": ("초록 테두리: 규칙이 의도한 대로 본 곳. 빨간 테두리: 틀린 곳. "
+        "toy_note": ("{ok} 테두리: 규칙이 의도한 대로 본 곳. {bad} 테두리: 틀린 곳. "
                      "지시어 ‘{word}’가 꾸미는 말은 ‘{intended}’인데\n"
                      "가장 많이 보는 것은 ‘{top}’이다 "
                      "(규칙은 내용만 볼 뿐 어느 단어의 바로 앞에 있는지 모른다).\n"
@@ -211,7 +211,7 @@ LABELS = {
         "toy_weights": "Self-attention weights\nrule $W_Q$: demonstrative $\\rightarrow$ food, action $\\rightarrow$ animal",
         "toy_key": "key word (looked at)",
         "toy_query": "query word (looking)",
-        "toy_note": ("Green outline: attends where the rule intends. Red outline: the rule fails. "
+        "toy_note": ("{ok} outline: attends where the rule intends. {bad} outline: the rule fails. "
                      "The demonstrative ‘{word}’ belongs to ‘{intended}’\n"
                      "but attends most to ‘{top}’ (the rule sees content only, not which word comes next).\n"
                      "Rows ‘{u1}’ and ‘{u2}’: no rule, so {w:.2f} on every word."),
