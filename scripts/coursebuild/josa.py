@@ -68,13 +68,17 @@ def final_is_rieul(syllable: str) -> bool:
 def particle(text: str, which: str) -> str:
     """The form of particle ``which`` ("이", "을", "은", "과", "으로", "이었", "이다" or their
     other halves) that follows ``text`` as it is read."""
+    return particle_after_syllable(last_syllable(text), which)
+
+
+def particle_after_syllable(syllable: str, which: str) -> str:
+    """The form of particle ``which`` after a word whose reading ends in ``syllable``."""
     if which not in PAIRS:
         raise ValueError(f"unknown particle {which!r}; one of {', '.join(sorted(set(PAIRS)))}")
     closed, open_ = PAIRS[which]
-    s = last_syllable(text)
-    if closed == "으로" and final_is_rieul(s):
+    if closed == "으로" and final_is_rieul(syllable):
         return open_
-    return closed if has_final(s) else open_
+    return closed if has_final(syllable) else open_
 
 
 def with_particle(text: str, which: str) -> str:

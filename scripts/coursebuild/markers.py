@@ -72,6 +72,7 @@ _QUESTIONS = {"block": True, "expands": True, "source": "docs/questions/"}
 KINDS: dict[str, Kind] = {
     "value": Kind(pages.value_marker),            # [[value:experiment.path|.3f]], provenance too
     "word": Kind(pages.word_marker),              # [[word:experiment.name]], chosen by code
+    "colour": Kind(pages.colour_marker),          # [[colour:raw]], a figure colour's name
     "table": Kind(pages.table_marker, block=True),  # [[table:experiment.table]]
     "fig": Kind(pages.fig_marker),                # [[fig:experiment.figure|alt text]]
     "url": Kind(pages.url_marker),                # [[url:experiment.figure]]

@@ -7,8 +7,10 @@ which expands them everywhere in a page, code blocks included, before Markdown i
     [[value:scaling.at.512.peak_raw]]        a value; dotted path into results (list index: .3, .-1)
     [[value:scaling.at.512.peak_raw|.1%]]    with a Python format spec (floats default to .4g)
     [[value:scaling.config.n_rows|,]]        falls back to the record (config, device, seed, ...)
+    [[value:heads.x|.3f|이]]                 Korean pages: the number and the particle that agrees
     [[value:provenance.git.commit]]          facts of this build (provenance.json), tables too
     [[word:reversal.fewest_samples]]         a word the drawing code chose from the results
+    [[colour:raw]]                           a figure colour's name (drawing/plotting.py COLOR_NAMES)
     [[table:scaling.summary]]                a Markdown table in the page's language (a block)
     [[fig:scaling.scaling|alt text]]         an image: ![alt text](relative url)
     [[url:scaling.scaling]]                  only the relative url (for attr_list, <img>, links)
@@ -41,6 +43,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
+from . import josa
 from .paths import DEFAULT_OUT, LANGS, REPO_ROOT
 from .pipeline.errors import ExperimentError
 from .pipeline.runner import Report, load_report, lookup
@@ -132,12 +135,25 @@ def data_from_report(report: Report) -> dict[str, dict]:
 # (kinds of coursebuild.markers; ctx.results is data_from_report's dict)
 
 def value_marker(arg: str | None, fmt: str | None, ctx) -> str:
-    """``[[value:experiment.path|spec]]``: one result, formatted with the Python spec."""
+    """``[[value:experiment.path|spec]]``: one result, formatted with the Python spec;
+    ``[[value:experiment.path|spec|이]]`` (Korean pages only; the spec may be empty,
+    ``|…||을``) adds the particle that agrees with how the number is read: 5.657이, 20으로
+    (:mod:`coursebuild.josa`; any of 이/가, 을/를, 은/는, 과/와, 으로/로, 이었/였, 이다/다)."""
     exp, key = _split(arg, "value", "reversal.test.greedy.exact_match")
     spec, *options = fmt.split("|") if fmt is not None else [None]
-    if options:  # reserved for later options (e.g. a Korean particle); none exists yet
-        raise ValueError(f"takes one format spec after '|'; '{'|'.join(options)}' is not an option")
-    return format_value(_value(_record(ctx.results, exp), key, exp), spec)
+    if len(options) > 1:
+        raise ValueError(f"takes a format spec and at most one particle after '|'; "
+                         f"'{'|'.join(options)}' is more than one")
+    text = format_value(_value(_record(ctx.results, exp), key, exp), spec or None)
+    if not options:
+        return text
+    which = options[0].strip()
+    if which not in josa.PAIRS:
+        raise ValueError(f"'{which}' is not a particle this marker knows; "
+                         f"one of {', '.join(sorted(set(josa.PAIRS)))}")
+    if ctx.lang != "ko":
+        raise ValueError(f"a Korean particle ('{which}') on a '{ctx.lang}' page; drop '|{which}'")
+    return josa.with_particle(text, which)
 
 
 def word_marker(arg: str | None, fmt: str | None, ctx) -> str:
@@ -149,6 +165,17 @@ def word_marker(arg: str | None, fmt: str | None, ctx) -> str:
     words = _record(ctx.results, exp).get("words", {})
     return _find(words, key, f"experiment '{exp}' has no word '{key}' (drawing/{exp}.py words())",
                  "words")[ctx.lang]
+
+
+def colour_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[colour:raw]]``: what the prose calls a figure colour (``plotting.COLOR_NAMES``), so a
+    sentence says the colour the figure is drawn in: "주홍색" / "red-orange"."""
+    from tutorial_code.experiments.drawing.plotting import COLOR_NAMES  # matplotlib is not imported
+
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}')")
+    return _find(COLOR_NAMES, arg or "", f"no colour '{arg}' in drawing/plotting.py COLOR_NAMES",
+                 "colours")[ctx.lang]
 
 
 def table_marker(arg: str | None, fmt: str | None, ctx) -> str:

@@ -35,3 +35,11 @@ def test_unreadable_text_is_a_clear_error():
         last_syllable("12 MiB")
     with pytest.raises(ValueError, match="unknown particle"):
         with_particle("3", "에게")
+
+
+def test_a_particle_follows_the_last_syllable_of_any_reading():
+    from coursebuild.josa import particle_after_syllable
+
+    # 제곱 (n²), 엘 (L, ㄹ: 로 but 을), 케이 (d_k), 무한대 (∞)
+    assert [particle_after_syllable(s, w) for s, w in
+            [("곱", "으로"), ("엘", "로"), ("엘", "를"), ("이", "은"), ("대", "이었")]] == ["으로", "로", "을", "는", "였"]

@@ -57,6 +57,25 @@ def test_values_with_and_without_a_format_spec():
     assert render(md) == "peak 98.8%, 0.9876; rows 1,200; last 4.25; softmax on cpu at `abc1234`"
 
 
+def test_a_particle_option_agrees_with_how_the_number_is_read():
+    # 오 점 육삼 → 이, 십육 → 으로, 이 → 를, 일천이백 → 과 (josa reads the formatted text)
+    md = ("[[value:scaling.stds.1|.2f|이]] [[value:scaling.seq_len||으로]] [[value:scaling.stds.1|.0f|을]] "
+          "[[value:scaling.config.n_rows|,|과]] [[value:scaling.at.512.peak_raw|.1%|는]] "
+          "[[value:scaling.stds.0|.1f|이었]]")
+    assert render(md, lang="ko") == "2.50이 16으로 2를 1,200과 98.8%는 1.0이었"
+    assert render("[[value:scaling.stds.-1|.2f|가]]", lang="ko") == "4.25가"  # either half names the pair
+
+
+def test_colour_names_come_from_the_figure_style():
+    from tutorial_code.experiments.drawing.plotting import COLORS, COLOR_NAMES
+
+    assert set(COLOR_NAMES) == set(COLORS)  # every colour a figure uses has a name in prose
+    assert render("[[colour:raw]] outline") == f"{COLOR_NAMES['raw']['en']} outline"
+    assert render("[[colour:accent]] 테두리", lang="ko") == f"{COLOR_NAMES['accent']['ko']} 테두리"
+    fails("[[colour:rwa]]", r"no colour 'rwa'.*Did you mean 'raw'\?")
+    fails("[[colour:raw|x]]", r"takes no format")
+
+
 def test_markers_inside_code_and_math_leave_python_lists_alone():
     md = ("```python\nx = torch.tensor([[1.0, 2.0]])  # [[True, False]]\n"
           "q = [[[value:scaling.stds.0|.1f]], [[value:scaling.stds.1|.1f]]]\n```\n"
@@ -168,7 +187,9 @@ def test_unknown_key_names_the_closest_one(marker, expected):
 
 @pytest.mark.parametrize("marker, expected", [
     ("[[value:scaling.label|.1%]]", r"format spec '\.1%' does not fit value 'softmax'"),
-    ("[[value:scaling.seq_len|.3f|이]]", r"takes one format spec after '\|'; '이' is not an option"),
+    ("[[value:scaling.seq_len|.3f|이]]", r"a Korean particle \('이'\) on a 'en' page"),
+    ("[[value:scaling.seq_len|.3f|에게]]", r"'에게' is not a particle this marker knows; one of "),
+    ("[[value:scaling.seq_len|d|이|을]]", r"at most one particle after '\|'; '이\|을' is more than one"),
     ("[[value:scaling]]", r"needs experiment\.key, e\.g\. \[\[value:"),
     ("[[table:scaling.summary|.2f]]", r"takes no format"),
     ("[[code:attention|x]]", r"takes no format"),

@@ -188,7 +188,7 @@ plt.show()
 # 출력은 언제나 삼각형 안에 있습니다. 가중치가 양수이고 합이 1이라서, 출력은 책 내용의 가중 평균일 수밖에
 # 없기 때문입니다. 어텐션은 책을 고르지 않고 섞습니다.
 #
-# 방향은 그대로 두고 쪽지의 **길이**만 바꾸면 어떻게 될까요? 강의의 "이 그림이 틀리는 곳"에서 말한
+# 방향은 그대로 두고 쪽지의 **길이**만 바꾸면 어떻게 될까요? 강의의 "이 강의의 한계"에서 말한
 # 것처럼, 점수는 길이에도 좌우됩니다.
 
 # %% [markdown] lang="en"
@@ -197,8 +197,8 @@ plt.show()
 # the output can only be a weighted average of the contents. Attention does not pick a book; it
 # blends them.
 #
-# What if we keep the direction and change only the slip's **length**? As the lesson's "Where this
-# picture breaks" says, scores care about length too.
+# What if we keep the direction and change only the slip's **length**? As the lesson's "Limits of this
+# lesson" says, scores care about length too.
 
 # %%
 for scale in (0.5, 1.0, 2.0, 4.0):

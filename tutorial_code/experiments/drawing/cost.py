@@ -81,6 +81,16 @@ LABELS = {
         "speed_title": "KV 캐시의 속도 향상",
         "speedup": "속도 향상 (배)",
         "one": "1배 (차이 없음)",
+        # words of the lesson's sentences, chosen from the results by words()
+        "same_tokens": "두 방식이 만든 토큰은 같습니다",
+        "different_tokens": "두 방식이 만든 토큰이 다릅니다",
+        "faster": "{x:.1f}배 빠릅니다",
+        "slower": "{x:.1f}배 느립니다",
+        "grows_slower": "$N$보다 느리게",
+        "grows_proportional": "거의 $N$에 비례해",
+        "grows_faster": "$N$보다 빠르게",
+        "memory_cuda": "CUDA가 기록한 최대 할당량",
+        "memory_profiler": "PyTorch 프로파일러가 기록한 메모리 할당",
     },
     "en": {
         "title": 'What attention costs: n², memory, the KV cache',
@@ -91,9 +101,9 @@ LABELS = {
         "col_gib": "(GiB)",
         "col_ratio_text": "vs previous row",
         "col_L_2": "length L",
-        "col_materialised_ms": "materialised (ms)",
+        "col_materialised_ms": "builds L×L (ms)",
         "col_fused_ms": "fused kernel (ms)",
-        "col_materialised_mib": "materialised peak (MiB)",
+        "col_materialised_mib": "builds L×L, peak (MiB)",
         "col_fused_mib": "fused peak (MiB)",
         "col_weights_mib": "weights h×L×L (MiB, computed)",
         "col_N": "tokens generated N",
@@ -121,9 +131,34 @@ LABELS = {
         "speed_title": "Speed-up from the KV cache",
         "speedup": "speed-up (×)",
         "one": "1× (no gain)",
+        "same_tokens": "Both ways produce the same tokens",
+        "different_tokens": "The two ways produce different tokens",
+        "faster": "{x:.1f} times faster",
+        "slower": "{x:.1f} times slower",
+        "grows_slower": "more slowly than $N$",
+        "grows_proportional": "about in proportion to $N$",
+        "grows_faster": "faster than $N$",
+        "memory_cuda": "the peak allocation CUDA records",
+        "memory_profiler": "the memory allocations PyTorch's profiler records",
     },
 }
 head = headers(LABELS)  # table headers from the same strings
+
+
+def words(results: dict) -> dict:
+    """The lesson's words that depend on the results: whether the cache changed the tokens,
+    whether the fused kernel was faster, how the cached time grew with N (its log-log slope)."""
+    kv, att = results["kv"], results["attention"]
+    slope = kv["slope_cache"]
+    growth = "grows_slower" if slope < 0.9 else "grows_faster" if slope > 1.1 else "grows_proportional"
+    pick = {"kv_tokens": "same_tokens" if kv["same_tokens"] else "different_tokens",
+            "cache_growth": growth,
+            "memory_method": "memory_cuda" if att["memory_method"].startswith("torch.cuda") else "memory_profiler"}
+    out = {name: {lang: LABELS[lang][key] for lang in LABELS} for name, key in pick.items()}
+    speedup = att["longest"]["speedup"]  # a slower kernel is said with the inverse: "1.3배 느립니다"
+    key, x = ("faster", speedup) if speedup > 1 else ("slower", 1 / speedup)
+    out["fused_speed"] = {lang: LABELS[lang][key].format(x=x) for lang in LABELS}
+    return out
 
 
 def plain_log_ticks(ax) -> None:

@@ -7,7 +7,7 @@ Presentation only: the strings (``LABELS``, both languages), ``tables(results)``
 from __future__ import annotations
 
 from ..worked_examples import WORDS
-from . import diagrams, heatmaps, plotting
+from . import diagrams, heatmaps, model_sizes, plotting
 from .tables import column, headers, symbol
 
 # Every string drawn on the explanatory figures, in Korean and English (same keys).
@@ -89,7 +89,7 @@ LABELS = {
         "toy_weights": "셀프 어텐션 가중치\n규칙 $W_Q$: 지시어 $\\rightarrow$ 음식, 동작 $\\rightarrow$ 동물",
         "toy_key": "키 단어 (보이는 쪽)",
         "toy_query": "쿼리 단어 (보는 쪽)",
-        "toy_note": ("초록 테두리: 규칙이 의도한 대로 본 곳. 빨간 테두리: 틀린 곳. "
+        "toy_note": ("{ok} 테두리: 규칙이 의도한 대로 본 곳. {bad} 테두리: 틀린 곳. "
                      "지시어 ‘{word}’가 꾸미는 말은 ‘{intended}’인데\n"
                      "가장 많이 보는 것은 ‘{top}’이다 "
                      "(규칙은 내용만 볼 뿐 어느 단어의 바로 앞에 있는지 모른다).\n"
@@ -125,6 +125,27 @@ LABELS = {
         "rope_n": "키 위치 n",
         "rope_m": "쿼리 위치 m",
         "rope_dev": "대각선(m - n 일정)의 최대 편차: {v:.1e}",
+        # words of the lessons' sentences, chosen from the results by words(): an exact zero
+        # is said as such, a rounding-sized difference with its size
+        "w_hand_exact": "두 계산의 값은 정확히 같습니다. 손 계산과 코드는 같은 일을 합니다.",
+        "w_hand_rounding": "두 계산의 차이는 가장 큰 것도 {d:.1e}, 64비트 부동소수점의 반올림 오차 수준이니 손 계산과 코드는 같은 일을 합니다.",
+        "w_one_exact": "부동소수점으로는 정확히 1로 반올림됩니다",
+        "w_one_below": "1에 아주 가깝지만 1보다 작습니다",
+        "w_rows_exact": "모든 행의 합은 정확히 1입니다.",
+        "w_rows_rounding": "모든 행의 합은 1입니다. 1에서 가장 멀리 벗어난 행의 차이도 {d:.0e}, 반올림 오차뿐입니다.",
+        "w_steps_exact": "정확히 같습니다",
+        "w_steps_rounding": "최대 {d:.1e}만큼, 반올림 오차만큼 다릅니다",
+        "w_shuffle_exact": "앞의 두 줄은 정확히 0입니다.",
+        "w_shuffle_rounding": "앞의 두 줄은 float64의 반올림 오차 수준으로, 사실상 0입니다.",
+        "w_order_exact": "같은 단어끼리 정확히 같습니다",
+        "w_order_rounding": "같은 단어끼리 {d:.1e}밖에 다르지 않습니다",
+        "w_blocked_exact": "막힌 칸의 가중치는 모두 정확히 0입니다",
+        "w_blocked_small": "막힌 칸 가중치의 최댓값은 {d:.1e}입니다",
+        "w_toy_exact": "각 단어의 출력은 조금도 달라지지 않았습니다.",
+        "w_toy_rounding": "각 단어의 출력은 {d:.1e}밖에 달라지지 않았습니다. 반올림 오차일 뿐, 똑같다는 뜻입니다.",
+        "w_rope_exact": "0입니다. 정확히 같습니다",
+        "w_rope_rounding": "{d:.1e}입니다. 반올림 오차뿐이니 사실상 같습니다",
+        "w_sizes": "{n} × {enc} + {n} × {dec} + 공유 임베딩 {emb} ≈ {total} 개(논문 표 3: {paper} 개)",
     },
     "en": {
         "title": 'Explanatory figures and worked examples',
@@ -190,7 +211,7 @@ LABELS = {
         "toy_weights": "Self-attention weights\nrule $W_Q$: demonstrative $\\rightarrow$ food, action $\\rightarrow$ animal",
         "toy_key": "key word (looked at)",
         "toy_query": "query word (looking)",
-        "toy_note": ("Green outline: attends where the rule intends. Red outline: the rule fails. "
+        "toy_note": ("{ok} outline: attends where the rule intends. {bad} outline: the rule fails. "
                      "The demonstrative ‘{word}’ belongs to ‘{intended}’\n"
                      "but attends most to ‘{top}’ (the rule sees content only, not which word comes next).\n"
                      "Rows ‘{u1}’ and ‘{u2}’: no rule, so {w:.2f} on every word."),
@@ -221,9 +242,57 @@ LABELS = {
         "rope_n": "key position n",
         "rope_m": "query position m",
         "rope_dev": "max spread along a diagonal: {v:.1e}",
+        "w_hand_exact": "The two agree exactly: the hand computation and the code do the same thing.",
+        "w_hand_rounding": "The largest difference is {d:.1e}, the size of rounding in 64-bit floating point. The hand computation and the code do the same thing.",
+        "w_one_exact": "rounded to exactly 1",
+        "w_one_below": "very close to 1, but below it",
+        "w_rows_exact": "Every row sums to exactly 1.",
+        "w_rows_rounding": "Every row sums to 1; the row furthest from 1 misses by {d:.0e}, which is rounding.",
+        "w_steps_exact": "are exactly equal",
+        "w_steps_rounding": "differ by at most {d:.1e}, which is rounding",
+        "w_shuffle_exact": "The first two rows are exactly zero.",
+        "w_shuffle_rounding": "The first two rows are float64 rounding error: zero in effect.",
+        "w_order_exact": "each word's output is exactly the same",
+        "w_order_rounding": "each word's output differs by only {d:.1e}",
+        "w_blocked_exact": "every blocked weight is exactly 0",
+        "w_blocked_small": "the largest blocked weight is {d:.1e}",
+        "w_toy_exact": "not at all",
+        "w_toy_rounding": "{d:.1e}: rounding error, in other words not at all",
+        "w_rope_exact": "0: exactly equal",
+        "w_rope_rounding": "{d:.1e}: rounding error, so equal in effect",
+        "w_sizes": "{n} × {enc} + {n} × {dec} + {emb} (the shared embedding) ≈ {total} (Table 3 of the paper: {paper})",
     },
 }
 head = headers(LABELS)  # table headers from the same strings
+
+
+def words(res: dict) -> dict:
+    """The lessons' words that depend on the results: whether a difference is exactly zero
+    (then it is said so) or only rounding-sized (then with its size)."""
+    lib, sdpa, shuffle = res["library"], res["sdpa"], res["shuffle"]
+    picks = {  # name: (the result, the label stem); "exact" when the result is exactly 0
+        "hand_vs_code": (lib["max_hand_vs_code_diff"], "w_hand"),
+        "row_sums": (sdpa["row_sum_max_err"], "w_rows"),
+        "steps_vs_code": (sdpa["code_vs_steps_max_diff"], "w_steps"),
+        "shuffle_rows": (max(shuffle["toy_max_diff"], shuffle["mha_max_diff"]), "w_shuffle"),
+        "language_order": (res["toy"]["language_order_max_diff"], "w_order"),
+        "blocked_weight": (res["causal"]["max_blocked_weight"], "w_blocked"),
+        "shuffle_toy": (shuffle["toy_max_diff"], "w_toy"),
+        "rope_diagonal": (res["rope"]["max_diagonal_deviation"], "w_rope"),
+    }
+    out = {}
+    for name, (d, stem) in picks.items():
+        other = next(k for k in LABELS["en"] if k.startswith(stem + "_") and not k.endswith("_exact"))
+        key = f"{stem}_exact" if d == 0 else other
+        out[name] = {lang: LABELS[lang][key].format(d=d) for lang in LABELS}
+    # softmax never gives exactly 1 in exact arithmetic; in floating point it can
+    one = "w_one_exact" if lib["stretch"]["max_longer_unscaled"] == 1.0 else "w_one_below"
+    out["longer_top_weight"] = {lang: LABELS[lang][one] for lang in LABELS}
+    # lesson 7: the paper's models, block by block, beside its Table 3
+    template = {lang: LABELS[lang]["w_sizes"] for lang in LABELS}
+    for name, counted in model_sizes.count().items():
+        out[f"{name}_model_size"] = model_sizes.sentence(counted, template)
+    return out
 
 
 # ---------------------------------------------------------------- tables for the pages

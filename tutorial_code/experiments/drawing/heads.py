@@ -71,10 +71,10 @@ LABELS = {
         "samples": "학습 샘플 수", "exact_y": "완전 일치율",
         "heads_legend": "$h$ = {h}",
         "params_note": "어텐션 모듈 파라미터: 모든 $h$에서 {n:,}개",
-        "grid_title": "크기순 정렬을 배운 헤드 4개의 크로스 어텐션 (입력 {src})",
-        "layer": "{i}층", "query": "디코더 입력", "key": "소스 토큰",
+        "grid_title": "크기순 과제를 배운 헤드의 크로스 어텐션 (입력 하나: {src})",
+        "layer": "{i}층", "query": "디코더 입력", "key": "원문 토큰",
         "head_title": "헤드 {j}\nH={H:.2f} · 쓸 숫자 {w:.2f}",
-        "mark_note": "주황 테두리: 지금 쓸 숫자가 있는 소스 위치 · H: 엔트로피(nat, 균등하면 {u:.2f}) · 쓸 숫자: 그 위치에 준 가중치",
+        "mark_note": "{colour} 테두리: 지금 쓸 숫자가 있는 원문 위치 · H: 이 입력에서의 엔트로피(nat, 균등하면 {u:.2f}) · 쓸 숫자: 이 입력에서 그 위치에 준 가중치",
     },
     "en": {
         "title": 'Changing the head count: same parameters, different split',
@@ -102,10 +102,10 @@ LABELS = {
         "samples": "training samples", "exact_y": "exact match",
         "heads_legend": "$h$ = {h}",
         "params_note": "attention module parameters: {n:,} for every $h$",
-        "grid_title": "Cross-attention of the four heads that learned to sort (input {src})",
+        "grid_title": "Cross-attention of the heads that learned to sort (one input: {src})",
         "layer": "layer {i}", "query": "decoder input", "key": "source token",
         "head_title": "head {j}\nH={H:.2f} · written {w:.2f}",
-        "mark_note": "orange outline: the source position of the digit being written · H: entropy (nats; uniform = {u:.2f}) · written: the weight there",
+        "mark_note": "{colour} outline: the source position of the digit being written · H: entropy on this input (nats; uniform = {u:.2f}) · written: the weight there on this input",
     },
 }
 head = headers(LABELS)  # table headers from the same strings
@@ -115,7 +115,7 @@ HEAD_COLORS = ("raw", "valid", "accent", "scaled", "other")
 def figures(results: dict, lang: str, outdir) -> list:
     t = plotting.labels(LABELS, lang)
     with plotting.style(lang):
-        return [accuracy_figure(results, t, outdir), patterns_figure(results, t, outdir)]
+        return [accuracy_figure(results, t, outdir), patterns_figure(results, t, lang, outdir)]
 
 
 def accuracy_figure(r: dict, t: dict, outdir):
@@ -146,7 +146,7 @@ def accuracy_figure(r: dict, t: dict, outdir):
     return plotting.save(fig, outdir, "heads_accuracy")
 
 
-def patterns_figure(r: dict, t: dict, outdir):
+def patterns_figure(r: dict, t: dict, lang: str, outdir):
     p = r["patterns"]
     stats = p["example"]
     n_layers, n_heads = len(p["cross"]), p["n_heads"]
@@ -157,5 +157,6 @@ def patterns_figure(r: dict, t: dict, outdir):
                        [t["layer"].format(i=i + 1) for i in range(n_layers)], t["key"], t["query"], marks)
     digits = " ".join(tok for tok in p["src_tokens"] if tok.isdigit())
     fig.suptitle(t["grid_title"].format(src=digits), fontsize=11)
-    fig.supxlabel(t["mark_note"].format(u=p["uniform_entropy"]), fontsize=8, color=plotting.COLORS["raw"])
+    fig.supxlabel(t["mark_note"].format(u=p["uniform_entropy"], colour=plotting.COLOR_NAMES["raw"][lang]),
+                  fontsize=8, color=plotting.COLORS["raw"])
     return plotting.save(fig, outdir, "heads_patterns")

@@ -77,8 +77,8 @@ def self_attention(toy: dict, lang: str, t: dict, outdir):
     ax2.set_title(t["toy_weights"], linespacing=1.6)
     ax2.set_xlabel(t["toy_key"])
     ax2.set_ylabel(t["toy_query"])
-    # outline the most-attended word of each word the rule speaks for: green if it is the
-    # intended one, red where the rule goes wrong
+    # outline the most-attended word of each word the rule speaks for: accent if it is the
+    # intended one, raw where the rule goes wrong (named in plotting.COLOR_NAMES)
     for word, entry in toy["word"].items():
         if "rule_ok" in entry:
             i, j = order.index(word), order.index(entry["top"])
@@ -89,7 +89,9 @@ def self_attention(toy: dict, lang: str, t: dict, outdir):
     u1, u2 = [words_of[w] for w, e in toy["word"].items() if e["is_uniform"]][:2]
     note = t["toy_note"].format(word=words_of[wrong], intended=words_of[toy["word"][wrong]["intended"]],
                                 top=words_of[toy["word"][wrong]["top"]], u1=u1, u2=u2,
-                                w=toy["uniform_weight"])
+                                w=toy["uniform_weight"],  # the outlines' colours, named as the pages name them
+                                ok=plotting.COLOR_NAMES["accent"][lang].capitalize(),
+                                bad=plotting.COLOR_NAMES["raw"][lang].capitalize())
     fig.supxlabel(note, fontsize=9, color=INK, linespacing=1.5)
     return plotting.save(fig, outdir, "self_attention")
 

@@ -47,6 +47,19 @@ COLORS = {  # colour-blind safe (Okabe-Ito); use the role names so figures agree
     "accent": "#009E73",
     "other": "#CC79A7",
 }
+# what the prose calls each colour, in both languages, next to the colour itself: a page writes
+# [[colour:raw]] ("주홍색" / "red-orange") so the words follow an edit of COLORS. Okabe-Ito's own
+# names are vermillion, blue, grey, blue, orange, bluish green and reddish purple; these are the
+# everyday words a reader would use, kept apart where two colours could be confused in one figure
+COLOR_NAMES = {
+    "raw": {"ko": "주홍색", "en": "red-orange"},
+    "scaled": {"ko": "파란색", "en": "blue"},
+    "reference": {"ko": "회색", "en": "grey"},
+    "train": {"ko": "파란색", "en": "blue"},
+    "valid": {"ko": "주황색", "en": "orange"},
+    "accent": {"ko": "초록색", "en": "green"},
+    "other": {"ko": "분홍색", "en": "pink"},
+}
 # a list of families, so matplotlib falls back glyph by glyph: English figures that show
 # Korean words get NanumGothic for the Hangul, Korean figures get DejaVu for rare symbols
 _FONTS = {"ko": ["NanumGothic", "DejaVu Sans"], "en": ["DejaVu Sans", "NanumGothic"]}
