@@ -58,8 +58,7 @@ def tables(r: dict) -> dict:
         "recipes": {"columns": [
             column("recipe", head("col_recipe")), column("reached", head("col_reached")),
             column("per_seed", head("col_per_seed")),
-            column("mean", head("col_mean_2"), ",.0f"),
-            column("seconds", head("col_seconds"), ".1f")], "rows": rows},
+            column("mean", head("col_mean_2"), ",.0f")], "rows": rows},  # samples, not seconds: no machine facts on a lesson
         "final": {"columns": [
             column("samples", head("col_samples"), ","),
             column("seconds", head("col_seconds_2"), ".1f"),
@@ -121,9 +120,10 @@ LABELS = {
         "ckpt_panel": "샘플 {s:,}개 뒤 · 거울 위치 {w:.2f}",
         # words(): comparatives and yes/no, chosen from the results
         "schedule_one_cycle": "원사이클", "schedule_noam": "논문의 웜업", "schedule_constant": "고정 학습률",
-        "name_join": ", ",
+        "name_join": "·", "tie": "무승부 ({names})",
+        "verdict_equal": "모든 시드에서 목표에 닿은 레시피 가운데 {names}의 평균 필요 샘플이 {mean:,.0f}개로 같습니다. 시드 {n}개로는 어느 쪽이 더 빠르다고 할 수 없습니다.",
         "verdict_one": "모든 시드에서 목표에 닿은 레시피 가운데 평균 샘플이 가장 적은 것은 {name}입니다. 다음 레시피와의 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)보다 큽니다.",
-        "verdict_tie": "모든 시드에서 목표에 닿은 레시피 가운데 {names}의 평균 샘플 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)를 넘지 않습니다. 시드 {n}개로는 어느 쪽이 더 빠른지 가릴 수 없으므로 무승부로 봅니다.",
+        "verdict_tie": "모든 시드에서 목표에 닿은 레시피 가운데 {names} 사이의 평균 필요 샘플 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)를 넘지 않습니다. 시드 {n}개로는 어느 쪽이 더 빠른지 가릴 수 없으므로 무승부로 봅니다.",
         "verdict_none": "모든 시드에서 목표에 닿은 레시피가 없습니다.",
         "reached_all": "시드 {n}개 모두 한도 안에 목표에 닿았습니다",
         "reached_none": "어느 시드도 한도 안에 목표에 닿지 못했습니다",
@@ -184,11 +184,12 @@ LABELS = {
         "ckpt_panel": "after {s:,} samples · mirror {w:.2f}",
         # words(): comparatives and yes/no, chosen from the results
         "schedule_one_cycle": "one-cycle", "schedule_noam": "the paper's warm-up", "schedule_constant": "the constant learning rate",
-        "name_join": " and ",
+        "name_join": " and ", "tie": "a tie ({names})",
+        "verdict_equal": "Of the recipes that reached the target on every seed, {names} needed the same mean number of samples, {mean:,.0f}: with {n} seeds, neither is faster.",
         "verdict_one": "Of the recipes that reached the target on every seed, {name} needed the fewest samples on average, {diff:,.0f} fewer than the next: more than one check interval ({check:,} samples).",
         "verdict_tie": "Of the recipes that reached the target on every seed, {names} differ by {diff:,.0f} samples on average, no more than one check interval ({check:,} samples). With {n} seeds that cannot tell which is faster, so we call it a tie.",
         "verdict_none": "No recipe reached the target on every seed.",
-        "reached_all": "reached the target within the cap on all {n} seeds",
+        "reached_all": "reached the target within the cap on every seed ({n} of {n})",
         "reached_none": "did not reach the target within the cap on any seed",
         "reached_some": "reached the target within the cap on only {k} of {n} seeds",
         "overlap_none": "not one training sequence is also a validation or test sequence",
@@ -355,14 +356,21 @@ def words(r: dict) -> dict:
     if not tied:
         verdict = head("verdict_none")
     elif len(tied) > 1:
-        verdict = {lang: LABELS[lang]["verdict_tie"].format(
-            names=LABELS[lang]["name_join"].join(names[lang]), diff=diff, check=check, n=r["compare_seeds"])
-            for lang in LABELS}
+        kind = "verdict_equal" if diff == 0 else "verdict_tie"   # an exact equality says so
+        mean = r["recipes"][tied[0]]["mean_samples_to_target"]
+        verdict = {lang: LABELS[lang][kind].format(
+            names=LABELS[lang]["name_join"].join(names[lang]), diff=diff, check=check, n=r["compare_seeds"],
+            mean=mean) for lang in LABELS}
     else:
         verdict = {lang: LABELS[lang]["verdict_one"].format(name=names[lang][0], diff=diff or 0, check=check)
                    for lang in LABELS}
-    fewest = ({lang: LABELS[lang]["name_join"].join(names[lang]) for lang in LABELS} if tied
-              else head("verdict_none"))
+    if len(tied) == 1:
+        fewest = {lang: names[lang][0] for lang in LABELS}
+    elif tied:
+        fewest = {lang: LABELS[lang]["tie"].format(names=LABELS[lang]["name_join"].join(names[lang]))
+                  for lang in LABELS}
+    else:
+        fewest = head("verdict_none")
     noam = r["recipes"]["noam"]
     reached = ("reached_all" if noam["reached"] == noam["n_seeds"] else
                "reached_none" if noam["reached"] == 0 else "reached_some")
