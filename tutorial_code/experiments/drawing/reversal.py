@@ -133,8 +133,8 @@ LABELS = {
         "far_above": "훨씬 큽니다", "above": "큽니다", "not_above": "크지 않습니다",
         "half_at": "마지막 층(헤드 평균)이 이 입력의 거울 위치에 가중치의 절반 넘게 처음 준 것은 학습 샘플 {s:,}개를 본 뒤의 지점입니다",
         "half_never": "마지막 층(헤드 평균)은 어느 지점에서도 이 입력의 거울 위치에 가중치의 절반 넘게 주지 않았습니다",
-        "correct_from": "이 입력을 처음으로 바르게 뒤집은 것은 학습 샘플 {s:,}개를 본 뒤의 지점입니다",
-        "correct_never": "어느 지점에서도 이 입력을 바르게 뒤집지 못했습니다",
+        "correct_from": "모델이 이 입력을 처음으로 바르게 뒤집은 것은 학습 샘플 {s:,}개를 본 뒤의 지점입니다",
+        "correct_never": "모델은 어느 지점에서도 이 입력을 바르게 뒤집지 못했습니다",
     },
     "en": {
         "title": 'An encoder–decoder learns to reverse digits',
@@ -197,8 +197,8 @@ LABELS = {
         "far_above": "far above", "above": "above", "not_above": "not above",
         "half_at": "The last layer (mean over heads) first puts more than half of its weight on this input's mirrored positions at the point after {s:,} training samples",
         "half_never": "At no point does the last layer (mean over heads) put more than half of its weight on this input's mirrored positions",
-        "correct_from": "The first point at which it reverses this input correctly comes after {s:,} training samples",
-        "correct_never": "At no point does it reverse this input correctly",
+        "correct_from": "The model first reverses this input correctly at the point after {s:,} training samples",
+        "correct_never": "At no point does the model reverse this input correctly",
     },
 }
 head = headers(LABELS)  # table headers from the same strings
