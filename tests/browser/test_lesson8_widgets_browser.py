@@ -231,3 +231,17 @@ def test_without_javascript_the_static_figures_and_numbers_remain(browser, site_
             assert {"ko": "자기와 왼쪽만 (인과 마스크)", "en": "itself and the left (causal mask)"}[lang] in text
     finally:
         context.close()
+
+
+def test_the_course_javascript_of_lesson_8_stays_under_150_kb(built_site):
+    """Issue 12's budget: the course's own scripts on a lesson page (not Material's, not KaTeX's)."""
+    import re
+
+    for path in PAGES.values():
+        page = (built_site / path / "index.html").read_text(encoding="utf-8")
+        own = [src for src in re.findall(r'<script src="([^"]+)"', page) if "assets/javascripts/" in src
+               and not re.search(r"bundle\.[0-9a-f]+\.min\.js|glightbox", src)]  # Material's own
+        assert any(src.endswith("widgets/checkpoints.js") for src in own)
+        assert any(src.endswith("widgets/visibility.js") for src in own)
+        total = sum((built_site / path / src.split("?")[0]).resolve().stat().st_size for src in own)
+        assert total <= 150_000, (path, total)
