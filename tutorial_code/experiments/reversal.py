@@ -18,7 +18,11 @@ run() does three things:
    ≥ 99.5 %): one-cycle Adam, the paper's warm-up schedule, constant Adam lr 1e-3;
 4. the trained model exported for the lesson 8 page (:mod:`.model_export`): int8 weights,
    a manifest, and PyTorch's greedy decoding with cross-attention on the lesson's example and
-   ``n_reference`` held-out test inputs, which the page's JavaScript is tested against.
+   ``n_reference`` held-out test inputs, which the page's JavaScript is tested against;
+5. the data of lesson 8's two other widgets, under ``results["widgets"]``: ``checkpoints``
+   (the cross-attention on the lesson's example at ``n_checkpoints`` points of the main run,
+   recorded without changing the run) and ``visibility`` (the masks each variant applies to
+   the lesson's example, built with :mod:`tutorial_code.masks`).
 """
 
 from __future__ import annotations
@@ -57,17 +61,20 @@ class Config:
     target: float = 0.995            # validation exact match that counts as "learned"
     compare_seeds: int = 2           # seeds per recipe in the comparison
     compare_cap: int = 40_000        # most training samples a compared recipe may use
-    noam_warmup: int = 400           # paper: 4000; peak D^-0.5·w^-0.5 = 6.25e-3 ≈ the one-cycle peak
+    # paper §5.3: 4,000 warm-up steps of the base model's 100,000, so the schedule spends 4 % of
+    # its budget warming up and the rest decaying; the same fraction of this recipe's budget
+    noam_warmup_fraction: float = 4_000 / 100_000
     constant_lr: float = 1e-3        # Adam's usual default
     example: tuple[int, ...] = (3, 7, 1, 4, 9, 2, 8, 5)  # the lesson's input digits
     n_attention: int = 1_000         # test sequences the attention statistics average over
     n_reference: int = 256           # held-out test inputs the page's forward pass is checked on
+    n_checkpoints: int = 12          # points of the main run (start and end included) the slider shows
     seed: int = 0
 
     @classmethod
     def tiny(cls) -> "Config":
         return cls(epochs=1, epoch_size=640, n_valid=200, n_test=300, check_every=320,
-                   compare_seeds=1, compare_cap=640, n_attention=100)
+                   compare_seeds=1, compare_cap=640, n_attention=100, n_checkpoints=4)
 
 
 # the exported files hold the model the reference was computed with (reloaded from the files,
@@ -92,18 +99,26 @@ GATES = {
     "export.rounded.test_exact_match": (0.995, 1.0),  # quantised weights still reverse
     "export.rounded.example_as_lesson": (1, 1),       # and write the lesson's example as the page says
 }
-TINY_GATES = {"data.train_test_overlap": (0, 0), "test.exact_match_agrees": (1, 1), **EXPORT_GATES}
+CHECKPOINT_GATES = {"checkpoint_checks.final_cross_gap": (0, 1e-6)}  # the slider ends on the trained model
+GATES.update(CHECKPOINT_GATES)
+TINY_GATES = {"data.train_test_overlap": (0, 0), "test.exact_match_agrees": (1, 1), **EXPORT_GATES,
+              **CHECKPOINT_GATES}
 
 
 def steps_per_epoch(cfg: Config) -> int:
     return cfg.epoch_size // cfg.batch_size
 
 
+def noam_warmup(cfg: Config) -> int:
+    """Warm-up steps of the paper's schedule: the paper's fraction of this recipe's step budget."""
+    return max(1, round(cfg.noam_warmup_fraction * (cfg.compare_cap // cfg.batch_size)))
+
+
 def recipes(cfg: Config) -> list[s2s.Recipe]:
     return [
         s2s.Recipe("one_cycle", "one_cycle", lr=cfg.max_lr),
         # Vaswani et al. §5.3: Adam β=(0.9, 0.98), ε=1e-9, lr = D^-0.5·min(s^-0.5, s·w^-1.5)
-        s2s.Recipe("noam", "noam", warmup=cfg.noam_warmup, betas=(0.9, 0.98), eps=1e-9),
+        s2s.Recipe("noam", "noam", warmup=noam_warmup(cfg), betas=(0.9, 0.98), eps=1e-9),
         s2s.Recipe("constant", "constant", lr=cfg.constant_lr),
     ]
 
@@ -130,11 +145,12 @@ def main_run(cfg: Config, ctx, data: dict) -> dict:
     model, trainer = new_trainer(recipes(cfg)[0], cfg.seed, n_steps, data, cfg, ctx)
     gen, stats, epochs, seen = ctx.generator(0), {}, [], []
     vsrc, vtgt = data["valid_pairs"]
+    recorder = Checkpoints(model, trainer, checkpoint_steps(cfg), cfg, data)
     with ctx.progress(cfg.epochs, "one-cycle epochs") as bar:
         for epoch in bar:
             batches = dt.training_batches(gen, steps_per_epoch(cfg), cfg.batch_size, cfg.length,
                                           exclude=data["exclude"], device=ctx.device, stats=stats)
-            losses = trainer.run(dt.remember_digits(batches, seen))
+            losses = trainer.run(recorder.wrap(dt.remember_digits(batches, seen)))
             val = s2s.greedy_metrics(model, vsrc, vtgt, dt.BOS, dt.EOS)
             epochs.append({"epoch": epoch + 1, "samples": trainer.samples, "seconds": trainer.seconds,
                            "loss": statistics.fmean(losses), "valid_token_accuracy": val["token_accuracy"],
@@ -147,6 +163,7 @@ def main_run(cfg: Config, ctx, data: dict) -> dict:
     return {
         "model": model,
         "trainer": trainer,
+        "checkpoints": recorder.rows,
         "epochs": epochs,
         "test": {"greedy": greedy, "teacher_forced": forced, "n_sequences": greedy["n_sequences"],
                  "exact_match_agrees": int(abs(greedy["exact_match"] - forced["exact_match"]) < 1e-12)},
@@ -156,6 +173,84 @@ def main_run(cfg: Config, ctx, data: dict) -> dict:
                  "valid_test_overlap": dt.overlap(data["valid"], data["test"]),
                  "n_valid": cfg.n_valid, "n_test": cfg.n_test},
     }
+
+
+def checkpoint_steps(cfg: Config) -> list[int]:
+    """Optimiser steps after which the slider shows the model: evenly spaced, 0 and the last included."""
+    total = cfg.epochs * steps_per_epoch(cfg)
+    if cfg.n_checkpoints < 2:
+        return []
+    return sorted({round(i * total / (cfg.n_checkpoints - 1)) for i in range(cfg.n_checkpoints)})
+
+
+class Checkpoints:
+    """Records the model's cross-attention on the lesson's example at chosen steps of a run.
+
+    ``wrap(batches)`` passes the trainer's batches through and records before a batch when the
+    trainer has taken a chosen number of steps (and once more after the last batch). Recording
+    runs in eval mode under no_grad and draws no random numbers, so the run is the same with or
+    without it (a test checks); no weights are kept, only what the page's slider shows.
+    """
+
+    def __init__(self, model, trainer, steps: list[int], cfg: Config, data: dict):
+        self.model, self.trainer, self.wanted, self.cfg = model, trainer, set(steps), cfg
+        device = next(model.parameters()).device
+        self.src, self.tgt = (t.to(device) for t in dt.make_pairs(torch.tensor([cfg.example])))
+        self.valid = data["valid_pairs"]
+        self.rows: list[dict] = []
+
+    def wrap(self, batches):
+        for batch in batches:
+            self._maybe_record()
+            yield batch
+        self._maybe_record()  # the trainer asks for one more batch after its last step
+
+    def _maybe_record(self) -> None:
+        step = self.trainer.steps
+        if step in self.wanted and not any(r["step"] == step for r in self.rows):
+            self.rows.append(self.snapshot(step))
+
+    @torch.no_grad()
+    def snapshot(self, step: int) -> dict:
+        was = self.model.training
+        self.model.eval()
+        _, att = self.model(self.src, self.tgt[:, :-1], return_attention=True)
+        written = tc.greedy_decode(self.model, self.src, dt.BOS, self.tgt.size(1) - 1, eos_id=dt.EOS)[0]
+        val = s2s.teacher_forced_metrics(self.model, *self.valid)
+        self.model.train(was)
+        mirror = [dt.mirror_weight(w, self.cfg.length) for w in att["cross"]]   # per layer (h,)
+        return {"step": step, "samples": self.trainer.samples,
+                "valid_exact_match": val["exact_match"], "valid_token_accuracy": val["token_accuracy"],
+                "greedy_output": dt.token_names(written),
+                "correct": int(torch.equal(written, self.tgt[0])),
+                # 6 decimals: the page's JSON stays small, and stays within 1e-6 of PyTorch's
+                "cross": [[[[round(x, 6) for x in row] for row in h] for h in w[0].tolist()] for w in att["cross"]],
+                "mirror_weight": [[round(x, 6) for x in m.tolist()] for m in mirror],
+                "last_layer_mirror_weight": round(mirror[-1].mean().item(), 6)}
+
+
+def visibility(cfg: Config) -> dict:
+    """Which key each query may see in each attention of each variant, on the lesson's example.
+
+    The masks are the ones the models apply (True = may attend): the encoder's and the
+    cross-attention's padding mask over the source, the decoder's causal mask (models.future_mask).
+    The example has no padding, so only the causal mask blocks anything here.
+    """
+    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
+    dec_in = tgt[:, :-1]                                        # what the decoder reads
+    L_s, L_t = src.size(1), dec_in.size(1)
+    src_pad = tc.padding_mask(src, dt.PAD)[0, 0]                # (1, L_s)
+    masks = {
+        "encoder_self": (src, src, tc.combine_masks(src_pad, torch.ones(L_s, L_s, dtype=torch.bool))),
+        "decoder_self": (dec_in, dec_in, tc.causal_mask(L_t)),
+        "cross": (dec_in, src, tc.combine_masks(src_pad, torch.ones(L_t, L_s, dtype=torch.bool))),
+    }
+    matrices = {name: {"queries": dt.token_names(q[0]), "keys": dt.token_names(k[0]),
+                       "visible": m.int().tolist(), "cells": m.numel(), "blocked": int((~m).sum())}
+                for name, (q, k, m) in masks.items()}
+    variants = {"encoder_only": ["encoder_self"], "decoder_only": ["decoder_self"],
+                "encoder_decoder": ["encoder_self", "decoder_self", "cross"]}
+    return {"matrices": matrices, "variants": variants, "order": list(variants), "initial": "encoder_decoder"}
 
 
 @torch.no_grad()
@@ -226,6 +321,8 @@ def summarise(recipe: s2s.Recipe, runs: list, cfg: Config) -> dict:
     steps = budget_steps(recipe, cfg)
     return {"runs": runs, "schedule": recipe.schedule,
             "warmup": recipe.warmup if recipe.schedule == "noam" else None,
+            "warmup_fraction": recipe.warmup / steps if recipe.schedule == "noam" else None,
+            "budget_steps": steps,
             "reached": len(hits), "n_seeds": len(runs), "all_reached": int(every),
             "cap_samples": steps * cfg.batch_size,
             "mean_samples_to_target": statistics.fmean(r["samples_to_target"] for r in hits) if every else None,
@@ -257,14 +354,34 @@ def _run(cfg: Config, ctx) -> dict:
         "attention": attention(main["model"], cfg, data),
         "recipes": compare(cfg, ctx, data, trainer),
         "recipe_order": [rec.name for rec in recipes(cfg)],
+        "noam_warmup_fraction": cfg.noam_warmup_fraction,
+        "epoch_plan": {"steps": steps_per_epoch(cfg), "samples": steps_per_epoch(cfg) * cfg.batch_size,
+                       "dropped": cfg.epoch_size - steps_per_epoch(cfg) * cfg.batch_size},
         "compare_seeds": cfg.compare_seeds,
+        "check_every": cfg.check_every,
         "seed": cfg.seed,
         "target": cfg.target,
         "log_every": cfg.log_every,
         "reference_portfolio": REFERENCE_PORTFOLIO,
         "export": export(main["model"], cfg, ctx, data),
+        "widgets": {"checkpoints": checkpoint_widget(main["checkpoints"], cfg),
+                    "visibility": visibility(cfg)},
     }
+    # the slider's last point is the trained model the static figures show
+    last = torch.tensor(main["checkpoints"][-1]["cross"])
+    results["checkpoint_checks"] = {
+        "n": len(main["checkpoints"]),
+        "final_cross_gap": (last - torch.tensor(results["attention"]["cross"])).abs().max().item()}
     return results
+
+
+def checkpoint_widget(rows: list[dict], cfg: Config) -> dict:
+    """The slider's data: the checkpoints, the example's tokens and where the mirrored cells are."""
+    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
+    return {"src_tokens": dt.token_names(src[0]), "tgt_tokens": dt.token_names(tgt[0, :-1]),
+            "target_output": dt.token_names(tgt[0]),
+            "mirror": [[q, cfg.length - q] for q in range(cfg.length)],  # (row, column) pairs
+            "checkpoints": rows, "initial": len(rows) - 1}
 
 
 def export(model, cfg: Config, ctx, data: dict) -> dict:

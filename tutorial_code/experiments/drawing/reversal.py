@@ -1,7 +1,8 @@
 """How the results of :mod:`tutorial_code.experiments.reversal` are drawn: its tables and figures.
 
-Presentation only: the strings (``LABELS``, both languages), ``tables(results)`` and
-``figures(results, lang, outdir)``. Editing this file redraws; it never retrains.
+Presentation only: the strings (``LABELS``, both languages), ``tables(results)``,
+``figures(results, lang, outdir)`` and ``words(results)`` (the comparatives and yes/no phrases
+of lesson 8, chosen here from the results). Editing this file redraws; it never retrains.
 """
 
 from __future__ import annotations
@@ -38,15 +39,26 @@ def tables(r: dict) -> dict:
     n_heads = len(att["mirror_weight"][0])
     mirror = [{"layer": i + 1, **{f"h{j + 1}": w[j] for j in range(n_heads)}, "mean": statistics.fmean(w)}
               for i, w in enumerate(att["mirror_weight"])]
+    epochs = {"columns": [
+        column("epoch", head("col_epoch")), column("samples", head("col_samples_so_far"), ","),
+        column("loss", head("col_loss"), ".3g"),
+        column("valid_token_accuracy", head("col_valid_token_greedy"), ".1%"),
+        column("valid_exact_match", head("col_valid_exact_greedy"), ".1%")], "rows": r["epochs"]}
+    points = [{**c, "output": " ".join(c["greedy_output"][1:])} for c in r["widgets"]["checkpoints"]["checkpoints"]]
+    checkpoints = {"columns": [
+        column("samples", head("col_samples_so_far"), ","),
+        column("valid_exact_match", head("col_valid_exact_tf"), ".1%"),
+        column("last_layer_mirror_weight", head("col_mirror_this_input"), ".2f"),
+        column("output", head("col_greedy_output"))], "rows": points}
     return {
+        "epochs": epochs, "checkpoints": checkpoints,
         "mirror": {"columns": [column("layer", head("col_layer")),
                                *[column(f"h{j + 1}", head("col_head_j", j=j + 1), ".3f") for j in range(n_heads)],
                                column("mean", head("col_mean"), ".3f")], "rows": mirror},
         "recipes": {"columns": [
             column("recipe", head("col_recipe")), column("reached", head("col_reached")),
             column("per_seed", head("col_per_seed")),
-            column("mean", head("col_mean_2"), ",.0f"),
-            column("seconds", head("col_seconds"), ".1f")], "rows": rows},
+            column("mean", head("col_mean_2"), ",.0f")], "rows": rows},  # samples, not seconds: no machine facts on a lesson
         "final": {"columns": [
             column("samples", head("col_samples"), ","),
             column("seconds", head("col_seconds_2"), ".1f"),
@@ -86,18 +98,43 @@ LABELS = {
         "acc_title": "검증 정확도 (시퀀스 {n:,}개)", "acc": "정확도",
         "token_tf": "토큰 정확도 (교사 강요)", "exact_tf": "완전 일치율 (교사 강요)",
         "exact_greedy": "완전 일치율 (그리디, 에포크 끝)", "target": "목표 {t:.1%}",
-        "grid_title": "층 × 헤드별 크로스 어텐션, 입력 {src}",
+        "grid_title": "층 × 헤드별 크로스 어텐션: 이 입력 하나({src})",
         "layer": "{i}층", "query": "디코더 입력", "key": "소스 토큰",
-        "head_title": "헤드 {j} · 거울 위치 {w:.2f}",
+        "head_title": "헤드 {j} · 이 입력의 거울 위치 {w:.2f}",
         "mark_note": "주황 테두리: 거울 위치 (출력 $y_i = x_{{{m}-i}}$를 쓸 때 볼 소스 위치)",
-        "enc_title": "인코더 셀프 어텐션 ({L}층, 헤드 평균)", "enc_query": "소스 토큰 (쿼리)",
-        "cross_title": "크로스 어텐션 ({L}층, 헤드 평균)\n거울 위치 가중치 {w:.2f}",
+        "enc_title": "인코더 셀프 어텐션 ({L}층, 헤드 평균, 이 입력)", "enc_query": "소스 토큰 (쿼리)",
+        "cross_title": "크로스 어텐션 ({L}층, 헤드 평균)\n이 입력의 거울 위치 가중치 {w:.2f}",
         "lr_title": "학습률 스케줄", "lr": "학습률",
         "race_title": "목표 {t:.1%}에 닿기까지", "exact": "검증 완전 일치율",
         "seed_styles": "실선: 시드 {a}, 점선: 시드 {b}",
         "reached": "목표 도달", "cap": "예산 한도",
         "recipe_one_cycle": "원사이클 (최대 {lr:.2g})", "recipe_noam": "논문의 웜업 (w = {w})",
         "recipe_constant": "고정 학습률 {lr:g}",
+        "col_epoch": "에포크", "col_samples_so_far": "누적 학습 샘플", "col_loss": "평균 학습 손실",
+        "col_valid_token_greedy": "검증 토큰 정확도 (그리디)",
+        "col_valid_exact_greedy": "검증 완전 일치율 (그리디)",
+        "col_valid_exact_tf": "검증 완전 일치율 (교사 강요)",
+        "col_mirror_this_input": "거울 위치 가중치 (이 입력, 마지막 층)",
+        "col_greedy_output": "이 입력의 그리디 출력",
+        "ckpt_title": "학습 중 크로스 어텐션 ({L}층, 헤드 평균, 입력 {src})",
+        "ckpt_panel": "샘플 {s:,}개 뒤 · 거울 위치 {w:.2f}",
+        # words(): comparatives and yes/no, chosen from the results
+        "schedule_one_cycle": "원사이클", "schedule_noam": "논문의 웜업", "schedule_constant": "고정 학습률",
+        "name_join": "·", "tie": "무승부 ({names})",
+        "verdict_equal": "모든 시드에서 목표에 닿은 레시피 가운데 {names}의 평균 필요 샘플이 {mean:,.0f}개로 같습니다. 시드 {n}개로는 어느 쪽이 더 빠르다고 할 수 없습니다.",
+        "verdict_one": "모든 시드에서 목표에 닿은 레시피 가운데 평균 샘플이 가장 적은 것은 {name}입니다. 다음 레시피와의 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)보다 큽니다.",
+        "verdict_tie": "모든 시드에서 목표에 닿은 레시피 가운데 {names} 사이의 평균 필요 샘플 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)를 넘지 않습니다. 시드 {n}개로는 어느 쪽이 더 빠른지 가릴 수 없으므로 무승부로 봅니다.",
+        "verdict_none": "모든 시드에서 목표에 닿은 레시피가 없습니다.",
+        "reached_all": "시드 {n}개 모두 한도 안에 목표에 닿았습니다",
+        "reached_none": "어느 시드도 한도 안에 목표에 닿지 못했습니다",
+        "reached_some": "시드 {n}개 가운데 {k}개만 한도 안에 목표에 닿았습니다",
+        "overlap_none": "학습 시퀀스 가운데 검증이나 테스트 시퀀스와 같은 것은 하나도 없습니다",
+        "overlap_some": "학습 시퀀스 {k:,}개가 검증이나 테스트 시퀀스와 겹칩니다",
+        "far_above": "훨씬 큽니다", "above": "큽니다", "not_above": "크지 않습니다",
+        "half_at": "마지막 층(헤드 평균)이 이 입력의 거울 위치에 가중치의 절반 넘게 처음 준 것은 학습 샘플 {s:,}개를 본 뒤의 지점입니다",
+        "half_never": "마지막 층(헤드 평균)은 어느 지점에서도 이 입력의 거울 위치에 가중치의 절반 넘게 주지 않았습니다",
+        "correct_from": "모델이 이 입력을 처음으로 바르게 뒤집은 것은 학습 샘플 {s:,}개를 본 뒤의 지점입니다",
+        "correct_never": "모델은 어느 지점에서도 이 입력을 바르게 뒤집지 못했습니다",
     },
     "en": {
         "title": 'An encoder–decoder learns to reverse digits',
@@ -125,18 +162,43 @@ LABELS = {
         "acc_title": "Validation accuracy ({n:,} sequences)", "acc": "accuracy",
         "token_tf": "token accuracy (teacher forcing)", "exact_tf": "exact match (teacher forcing)",
         "exact_greedy": "exact match (greedy, end of epoch)", "target": "target {t:.1%}",
-        "grid_title": "Cross-attention of every layer and head, input {src}",
+        "grid_title": "Cross-attention of every layer and head for this one input: {src}",
         "layer": "layer {i}", "query": "decoder input", "key": "source token",
-        "head_title": "head {j} · mirror {w:.2f}",
+        "head_title": "head {j} · mirror, this input {w:.2f}",
         "mark_note": "orange outline: the mirrored position (the source position the output $y_i = x_{{{m}-i}}$ comes from)",
-        "enc_title": "Encoder self-attention (layer {L}, head mean)", "enc_query": "source token (query)",
-        "cross_title": "Cross-attention (layer {L}, head mean)\nweight on the mirror position {w:.2f}",
+        "enc_title": "Encoder self-attention (layer {L}, head mean, this input)", "enc_query": "source token (query)",
+        "cross_title": "Cross-attention (layer {L}, head mean)\nweight on the mirror position, this input {w:.2f}",
         "lr_title": "Learning-rate schedules", "lr": "learning rate",
         "race_title": "Reaching the target of {t:.1%}", "exact": "validation exact match",
         "seed_styles": "solid: seed {a}, dashed: seed {b}",
         "reached": "target reached", "cap": "budget cap",
         "recipe_one_cycle": "one-cycle (max {lr:.2g})", "recipe_noam": "paper's warm-up (w = {w})",
         "recipe_constant": "constant lr {lr:g}",
+        "col_epoch": "epoch", "col_samples_so_far": "training samples so far", "col_loss": "mean training loss",
+        "col_valid_token_greedy": "validation token accuracy (greedy)",
+        "col_valid_exact_greedy": "validation exact match (greedy)",
+        "col_valid_exact_tf": "validation exact match (teacher forcing)",
+        "col_mirror_this_input": "weight on the mirror position (this input, last layer)",
+        "col_greedy_output": "greedy output for this input",
+        "ckpt_title": "Cross-attention during training (layer {L}, head mean, input {src})",
+        "ckpt_panel": "after {s:,} samples · mirror {w:.2f}",
+        # words(): comparatives and yes/no, chosen from the results
+        "schedule_one_cycle": "one-cycle", "schedule_noam": "the paper's warm-up", "schedule_constant": "the constant learning rate",
+        "name_join": " and ", "tie": "a tie ({names})",
+        "verdict_equal": "Of the recipes that reached the target on every seed, {names} needed the same mean number of samples, {mean:,.0f}: with {n} seeds, neither is faster.",
+        "verdict_one": "Of the recipes that reached the target on every seed, {name} needed the fewest samples on average, {diff:,.0f} fewer than the next: more than one check interval ({check:,} samples).",
+        "verdict_tie": "Of the recipes that reached the target on every seed, {names} differ by {diff:,.0f} samples on average, no more than one check interval ({check:,} samples). With {n} seeds that cannot tell which is faster, so we call it a tie.",
+        "verdict_none": "No recipe reached the target on every seed.",
+        "reached_all": "reached the target within the cap on every seed ({n} of {n})",
+        "reached_none": "did not reach the target within the cap on any seed",
+        "reached_some": "reached the target within the cap on only {k} of {n} seeds",
+        "overlap_none": "not one training sequence is also a validation or test sequence",
+        "overlap_some": "{k:,} training sequences are also validation or test sequences",
+        "far_above": "far above", "above": "above", "not_above": "not above",
+        "half_at": "The last layer (mean over heads) first puts more than half of its weight on this input's mirrored positions at the point after {s:,} training samples",
+        "half_never": "At no point does the last layer (mean over heads) put more than half of its weight on this input's mirrored positions",
+        "correct_from": "The model first reverses this input correctly at the point after {s:,} training samples",
+        "correct_never": "At no point does the model reverse this input correctly",
     },
 }
 head = headers(LABELS)  # table headers from the same strings
@@ -147,7 +209,8 @@ def figures(results: dict, lang: str, outdir) -> list:
     t = plotting.labels(LABELS, lang)
     with plotting.style(lang):
         return [training_curve(results, t, outdir), cross_grid(results, t, outdir),
-                attention_summary(results, t, outdir), recipe_figure(results, t, outdir)]
+                attention_summary(results, t, outdir), recipe_figure(results, t, outdir),
+                checkpoint_figure(results, t, outdir)]
 
 
 def training_curve(r: dict, t: dict, outdir):
@@ -238,3 +301,91 @@ def recipe_figure(r: dict, t: dict, outdir):
     ax1.legend(fontsize=7.5)
     ax2.legend(fontsize=7.5, loc="lower right")
     return plotting.save(fig, outdir, "recipes")
+
+
+def checkpoint_figure(r: dict, t: dict, outdir):
+    """Six of the slider's points: the last layer's cross-attention (head mean) growing into the anti-diagonal."""
+    w = r["widgets"]["checkpoints"]
+    points = w["checkpoints"]
+    picks = sorted({round(i * (len(points) - 1) / 5) for i in range(6)})   # first, last and between
+    fig, axes = plotting.subplots(2, 3, figsize=(8.4, 6.0))
+    marks = [tuple(m) for m in w["mirror"]]
+    for ax, k in zip(axes.flat, picks):
+        cross = np.mean(points[k]["cross"][-1], axis=0)                     # (L_t, L_s)
+        heatmap(ax, cross, w["src_tokens"], w["tgt_tokens"], marks=marks, vmin=0.0, vmax=1.0,
+                tick_size=7.5, xrotation="tokens")
+        ax.set_title(t["ckpt_panel"].format(s=points[k]["samples"], w=points[k]["last_layer_mirror_weight"]),
+                     fontsize=9)
+    for ax in list(axes.flat)[len(picks):]:
+        ax.set_visible(False)
+    layers = len(points[-1]["cross"])
+    fig.suptitle(t["ckpt_title"].format(L=layers, src=" ".join(w["src_tokens"][1:-1])), fontsize=10)
+    fig.supxlabel(t["key"], fontsize=9)
+    fig.supylabel(t["query"], fontsize=9)
+    return plotting.save(fig, outdir, "checkpoints")
+
+
+# ---------------------------------------------------------------- words chosen from the results
+
+
+def leaders(r: dict) -> tuple[list[str], float | None]:
+    """The recipes tied for the fewest mean samples, and the gap to the next (None: nothing to compare).
+
+    Tie rule: samples are only known to one check interval (a run is checked every
+    ``check_every`` samples), so means that differ by at most one interval are a tie.
+    Only recipes that reached the target on every seed have a mean.
+    """
+    means = {k: r["recipes"][k]["mean_samples_to_target"] for k in r["recipe_order"]
+             if r["recipes"][k]["all_reached"]}
+    if not means:
+        return [], None
+    best = min(means.values())
+    step = r["check_every"]
+    tied = [k for k, m in means.items() if m - best <= step]
+    if len(tied) > 1:
+        return tied, max(means[k] for k in tied) - best
+    rest = [m for k, m in means.items() if k not in tied]
+    return tied, (min(rest) - best) if rest else None
+
+
+def words(r: dict) -> dict:
+    """Comparatives and yes/no phrases for lesson 8, in both languages, chosen from the results."""
+    check = r["check_every"]
+    tied, diff = leaders(r)
+    names = {lang: [LABELS[lang][f"schedule_{k}"] for k in tied] for lang in LABELS}
+    if not tied:
+        verdict = head("verdict_none")
+    elif len(tied) > 1:
+        kind = "verdict_equal" if diff == 0 else "verdict_tie"   # an exact equality says so
+        mean = r["recipes"][tied[0]]["mean_samples_to_target"]
+        verdict = {lang: LABELS[lang][kind].format(
+            names=LABELS[lang]["name_join"].join(names[lang]), diff=diff, check=check, n=r["compare_seeds"],
+            mean=mean) for lang in LABELS}
+    else:
+        verdict = {lang: LABELS[lang]["verdict_one"].format(name=names[lang][0], diff=diff or 0, check=check)
+                   for lang in LABELS}
+    if len(tied) == 1:
+        fewest = {lang: names[lang][0] for lang in LABELS}
+    elif tied:
+        fewest = {lang: LABELS[lang]["tie"].format(names=LABELS[lang]["name_join"].join(names[lang]))
+                  for lang in LABELS}
+    else:
+        fewest = head("verdict_none")
+    noam = r["recipes"]["noam"]
+    reached = ("reached_all" if noam["reached"] == noam["n_seeds"] else
+               "reached_none" if noam["reached"] == 0 else "reached_some")
+    overlap = r["data"]["train_test_overlap"] + r["data"]["train_valid_overlap"]
+    att = r["attention"]["test_average"]["last_layer_mirror_weight"] / r["attention"]["uniform_weight"]
+    points = r["widgets"]["checkpoints"]["checkpoints"]
+    half = next((p for p in points if p["last_layer_mirror_weight"] > 0.5), None)
+    right = next((p for p in points if p["correct"]), None)
+    return {
+        "fewest_samples": fewest,
+        "recipes_verdict": verdict,
+        "noam_reached": head(reached, n=noam["n_seeds"], k=noam["reached"]),
+        "no_overlap": head("overlap_none") if overlap == 0 else head("overlap_some", k=overlap),
+        # "far above" from three times the even spread up: a judgement, stated in code
+        "mirror_vs_uniform": head("far_above" if att >= 3 else "above" if att > 1 else "not_above"),
+        "half_mirror_at": head("half_at", s=half["samples"]) if half else head("half_never"),
+        "correct_from": head("correct_from", s=right["samples"]) if right else head("correct_never"),
+    }

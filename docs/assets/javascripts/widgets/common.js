@@ -59,5 +59,42 @@ window.CourseWidgets = (function () {
     }
   }
 
-  return { register: register, el: el, lang: lang, data: data };
+  // ---- shared by the lesson 8 widgets (checkpoints.js, visibility.js): a matrix as a table
+
+  // matrixTable({ caption, corner, cols, rows, cell(i, j) -> <td> }): a header row of column
+  // names, then one row per entry of rows (its <th>) with a cell per column
+  function matrixTable(spec) {
+    const table = el("table", { class: "widget-heatmap" + (spec.className ? " " + spec.className : "") });
+    table.appendChild(el("caption", { text: spec.caption }));
+    const top = el("tr", {}, [el("th", { scope: "col", text: spec.corner })]);
+    spec.cols.forEach(function (name) { top.appendChild(el("th", { scope: "col", text: name })); });
+    table.appendChild(el("thead", {}, [top]));
+    const body = el("tbody");
+    spec.rows.forEach(function (name, i) {
+      const tr = el("tr", {}, [el("th", { scope: "row", text: name })]);
+      spec.cols.forEach(function (_, j) { tr.appendChild(spec.cell(i, j)); });
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    return table;
+  }
+
+  // one attention weight as a cell, styled as reversal.js draws them: ".73" (ten columns fit a
+  // 390 px phone), 4 decimals in the title, the full value in data-w for the tests
+  function weightCell(w, mirror) {
+    const td = el("td", { text: w.toFixed(2).replace(/^0\./, "."), title: w.toFixed(4), "data-w": String(w) });
+    td.style.setProperty("--w", w.toFixed(3));
+    if (w > 0.5) td.classList.add("widget-strong");
+    if (mirror) td.classList.add("widget-mirror");
+    return td;
+  }
+
+  // <option>s 0 … n-1 named name(1) … name(n)
+  function options(select, n, name) {
+    select.replaceChildren();
+    for (let i = 1; i <= n; i++) select.appendChild(el("option", { value: String(i - 1), text: name(i) }));
+  }
+
+  return { register: register, el: el, lang: lang, data: data,
+           matrixTable: matrixTable, weightCell: weightCell, options: options };
 })();
