@@ -1,4 +1,5 @@
-// The course's encoder–decoder forward pass in plain JavaScript, for the lesson 8 widget.
+// The course's encoder–decoder forward pass in plain JavaScript, for the widgets that run the
+// site's trained models (lesson 1's translator, lesson 8's reversal model).
 //
 // It follows tutorial_code/ file by file and keeps its names: attention.py
 // (scaled_dot_product_attention) → multihead.py (MultiHeadAttention) → position.py
@@ -255,6 +256,7 @@
     Object.keys(manifest.tied).forEach(function (name) { tensors[name] = tensors[manifest.tied[name]]; });
     Object.keys(tensors).forEach(function (name) { setPath(params, name, tensors[name]); });
     const cfg = Object.assign({ eps: manifest.layer_norm_eps }, manifest.config);
+    // tokens: names (the vocabulary), pad_id, bos_id, eos_id, plus what a model's widget needs
     return { cfg: cfg, params: params, tokens: manifest.tokens, manifest: manifest };
   }
 
