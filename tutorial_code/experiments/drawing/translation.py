@@ -36,7 +36,8 @@ def tables(results: dict) -> dict:
 
 
 # decoder rows by what they write, in the symbols of the word-order table (the same in both languages)
-ROW_NAMES = {"verb": "V", "other": "S · O · Adj · Adv", "the": "the", "end": "</s>"}
+# (a code span, so that the page shows the end token rather than reading it as an HTML tag)
+ROW_NAMES = {"verb": "V", "other": "S · O · Adj · Adv", "the": "the", "end": "`</s>`"}
 
 
 LABELS = {
