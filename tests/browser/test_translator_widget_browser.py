@@ -86,7 +86,7 @@ def test_translator_check_states_equal_python(site_page, site_url, results):
     site_page.goto(site_url + LESSON, wait_until="networkidle")
     widget = ready(site_page)
     for state in data["checks"]:
-        choose(site_page, state)
+        choose(site_page, state["choice"])
         assert words(site_page, ".widget-tokens li") == state["korean"]
         assert words(site_page, ".widget-word") == state["output"] + [END["ko"]]
         for row, want in enumerate(state["mean_last"]):
@@ -219,5 +219,24 @@ def test_phone_width_has_no_horizontal_scroll(browser, site_url, lang):
         width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         assert width[0] <= width[1], width
         assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", PAGES)
+def test_widgets_have_no_serious_axe_violation_in_either_palette(browser, site_url, lang, scheme):
+    from test_accessibility_browser import BLOCKING, run_axe
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme,
+                                  service_workers="block")
+    page = context.new_page()
+    try:
+        page.goto(site_url + PAGES[lang], wait_until="networkidle")
+        ready(page, BOTTLENECK)
+        ready(page).locator(".widget-word").first.click()  # a drawn state, a word chosen
+        page.wait_for_timeout(150)  # the a11y script's debounce (assets/javascripts/a11y.js)
+        found = [v for v in run_axe(page) if v["impact"] in BLOCKING]  # the whole page, widgets drawn
+        assert found == [], found
     finally:
         context.close()

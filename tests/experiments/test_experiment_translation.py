@@ -224,5 +224,6 @@ def test_tiny_run_end_to_end(tmp_path):
     w = res["widgets"]["translator"]
     assert w["example"]["korean"] == res["example"]["korean"] and w["example"]["mean_last"] == res["example"]["mean"][-1]
     assert [c["korean"] for c in w["checks"]] == [s.korean() for s in page.check_sentences()]
+    assert all(g.Sentence(**s["choice"]).korean() == s["korean"] for s in w["sentences"])  # the picker sets it
     assert res["widgets"]["bottleneck"]["d_model"] == translation.Config.tiny().d_model
     assert len(rec["tables"]["alignment_rows"]["rows"]) == 4

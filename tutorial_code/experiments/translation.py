@@ -351,6 +351,7 @@ GATES = {
     "example.in_training": (0, 0),        # ... and the model never saw that combination
     "example_scrambled.correct": (1, 1),  # the object-first example too (the page reads its rows)
     "example.verb_weight": (0.5, 1.0),    # "ate" looks mostly at "먹었다" (last layer, head mean)
+    "example.mean.0.2.2": (0.5, 1.0),     # in the first layer too: the worked example says it gets the most
     "alignment.argmax_hit": (0.8, 1.0),   # most English words peak on the Korean word they translate
 }
 TINY_GATES = {"example.in_training": (0, 0), "test_token_acc": (0.2, 1.0), **EXPORT_GATES}

@@ -155,7 +155,8 @@ def translator(model, data: dict, outs, vocab: list[str], device, cross_attentio
     for s in picked + wrong[:8]:  # a few wrong ones too: a reader may try them
         if s not in seen:
             seen.add(s)
-            sentences.append({"korean": s.korean(), "reference": s.english(), "pattern": s.pattern})
+            sentences.append({"choice": dataclasses.asdict(s), "korean": s.korean(), "reference": s.english(),
+                              "pattern": s.pattern})
     example = state(model, Sentence(*example_triple()), vocab, device, cross_attention)
     verb = VERBS[example_triple()[2]][1]
     return {"grammar": grammar(), "sentences": sentences, "max_new_tokens": MAX_NEW_TOKENS,

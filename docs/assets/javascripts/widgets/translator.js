@@ -213,9 +213,17 @@
   }
 
   function update(state) {
-    if (!state.model) return;
+    const key = JSON.stringify(read(state));
+    if (!state.model || key === state.key) return;  // "input" and "change" both come for one choice
+    state.key = key;
     translate(state);
     draw(state);
+  }
+
+  // a select's new value: Chromium fires only "input" for an arrow key on a closed select,
+  // "change" when it loses focus; both, for a mouse choice
+  function onPick(select, handler) {
+    ["input", "change"].forEach(function (type) { select.addEventListener(type, handler); });
   }
 
   // ---------------------------------------------------------------- wiring and loading
@@ -226,19 +234,19 @@
     list.forEach(function (s, i) {
       ui.pick.appendChild(CourseWidgets.el("option", { value: String(i), text: s.korean.join(" ") + (i === 0 ? " " + t.example : "") }));
     });
-    ui.pick.addEventListener("change", function () {
+    onPick(ui.pick, function () {
       if (ui.pick.value === "") return;
       setChoice(state, list[Number(ui.pick.value)].choice);
       update(state);
     });
     Object.keys(ui.pickers).concat(["order"]).forEach(function (k) {
-      (ui.pickers[k] || ui.order).addEventListener("change", function () {
+      onPick(ui.pickers[k] || ui.order, function () {
         setChoice(state, null);
         ui.pick.value = "";
         update(state);
       });
     });
-    [ui.layer, ui.head].forEach(function (s) { s.addEventListener("change", function () { if (state.run) drawWeights(state); }); });
+    [ui.layer, ui.head].forEach(function (s) { onPick(s, function () { if (state.run) drawWeights(state); }); });
     ui.pick.value = "0";
     setChoice(state, data.example.choice);
   }
