@@ -1,11 +1,12 @@
 #!/usr/bin/env python
-"""Measure the lesson 8 reversal widget in a real browser: decoding time and bytes added.
+"""Measure the in-page model widgets in a real browser: decoding time and bytes added.
 
 Serves a built site on 127.0.0.1, opens the lesson 8 page in Debian's chromium (Playwright),
 scrolls to the widget so that its model loads, then times greedy decoding of one input in the
 page (``Transformer.greedyDecode``, what the widget's Decode button runs) and prints the median
 of the runs, with the bytes each page now loads for the widgets (JavaScript, CSS) and the
-model weights that load when the widget comes into view.
+model weights that load when the widget comes into view. Then the same for lesson 1's
+translator (the translation model, on the lesson's example sentence).
 
     python scripts/widget_benchmark.py --site /tmp/site        # a site built by mkdocs build
     python scripts/widget_benchmark.py --site /tmp/site --runs 50 --digits 12345678
@@ -22,7 +23,10 @@ import threading
 from pathlib import Path
 
 PAGE = "lessons/encoder-decoder/"
-WIDGET_JS = ("assets/javascripts/transformer.js", "assets/javascripts/widgets/reversal.js")
+WIDGET_JS = ("assets/javascripts/transformer.js", "assets/javascripts/widgets/common.js",
+             "assets/javascripts/widgets/reversal.js", "assets/javascripts/widgets/bottleneck.js",
+             "assets/javascripts/widgets/translator.js")
+TRANSLATOR_PAGE = "lessons/why-attention/"
 WIDGET_CSS = ("assets/widgets.css",)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -40,6 +44,29 @@ TIME_DECODING = """async ([url, digits, runs]) => {
   }
   return {times, tokens: run.tokens.map(t => tok.names[t])};
 }"""
+
+
+# the lesson 1 translator: greedy decoding of the lesson's sentence (the manifest's example)
+TIME_TRANSLATION = """async ([url, runs]) => {
+  const model = await Transformer.loadModel(url), names = model.tokens.names;
+  const src = model.manifest.example.map(w => names.indexOf(w)), times = [];
+  let run = Transformer.greedyDecode(model, src, model.manifest.max_new_tokens);  // warm-up (JIT)
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    run = Transformer.greedyDecode(model, src, model.manifest.max_new_tokens);
+    times.push(performance.now() - t0);
+  }
+  return {times, tokens: run.tokens.map(t => names[t]), input: model.manifest.example.join(" ")};
+}"""
+
+
+def time_widget(page, url, name, script, args):
+    """Open ``url``, scroll to the ``name`` widget until its model is ready, run ``script``."""
+    page.goto(url, wait_until="networkidle")
+    widget = page.locator(f'.widget[data-widget="{name}"]')
+    widget.scroll_into_view_if_needed()
+    page.wait_for_selector(f'.widget[data-widget="{name}"][data-state="ready"]', timeout=30_000)
+    return page.evaluate(script, [widget.get_attribute("data-model-url"), *args])
 
 
 def parse_args(argv=None):
@@ -80,12 +107,9 @@ def measure(args) -> dict:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
             page = browser.new_page()
-            page.goto(url, wait_until="networkidle")
-            widget = page.locator('.widget[data-widget="reversal"]')
-            widget.scroll_into_view_if_needed()
-            page.wait_for_selector('.widget[data-widget="reversal"][data-state="ready"]', timeout=30_000)
-            got = page.evaluate(TIME_DECODING, [widget.get_attribute("data-model-url"),
-                                                [int(d) for d in args.digits], args.runs])
+            got = time_widget(page, url, "reversal", TIME_DECODING, [[int(d) for d in args.digits], args.runs])
+            tr = time_widget(page, url.removesuffix(PAGE) + TRANSLATOR_PAGE, "translator", TIME_TRANSLATION,
+                             [args.runs])
             browser.close()
     finally:
         server.shutdown()
@@ -96,7 +120,14 @@ def measure(args) -> dict:
             "median_ms": statistics.median(got["times"]), "max_ms": max(got["times"]),
             "js_bytes": size(WIDGET_JS), "css_bytes": size(WIDGET_CSS),
             "weights_bytes": manifest["weights_bytes"],
-            "manifest_bytes": (args.site / "assets/generated/models/reversal/reversal.json").stat().st_size}
+            "manifest_bytes": (args.site / "assets/generated/models/reversal/reversal.json").stat().st_size,
+            "translation": {"input": tr["input"], "output": " ".join(tr["tokens"]),
+                            "median_ms": statistics.median(tr["times"]), "max_ms": max(tr["times"]),
+                            "weights_bytes": weights(args.site, "translation")}}
+
+
+def weights(site: Path, name: str) -> int:
+    return json.loads((site / f"assets/generated/models/{name}/{name}.json").read_text())["weights_bytes"]
 
 
 def main(argv=None) -> int:
@@ -107,6 +138,11 @@ def main(argv=None) -> int:
           f"CSS: {r['css_bytes']:,} bytes")
     print(f"  loaded when the widget comes into view: weights {r['weights_bytes']:,} bytes, "
           f"manifest {r['manifest_bytes']:,} bytes")
+    t = r["translation"]
+    print(f"translator (lesson 1): greedy decoding of {t['input']} -> {t['output']}")
+    print(f"  median of {r['runs']} runs: {t['median_ms']:.2f} ms (slowest {t['max_ms']:.2f} ms; budget 100 ms)")
+    print(f"  weights {t['weights_bytes']:,} bytes; both models together "
+          f"{t['weights_bytes'] + r['weights_bytes']:,} bytes (budget 1,000,000)")
     return 0
 
 

@@ -29,7 +29,8 @@ from .workarounds import AFTER_I18N
 
 MODEL_ROOT = "assets/generated/models"
 # experiment → the files of its model in the entry's files/ folder (manifest first)
-MODELS = {"reversal": ("reversal.json", "reversal.bin", "reversal-reference.json")}
+MODELS = {"reversal": ("reversal.json", "reversal.bin", "reversal-reference.json"),
+          "translation": ("translation.json", "translation.bin", "translation-reference.json")}
 ATTRIBUTE = re.compile(r'data-model="(?P<name>[^"]*)"')
 
 

@@ -1,17 +1,22 @@
-"""The toy Korean→English translation experiment: grammar, particles, split, tokens, a tiny run."""
+"""The toy Korean→English translation experiment: grammar, particles, split, tokens, row kinds,
+mistakes, the lesson 1 widgets' data, the model it exports for the page, a tiny run."""
 
 from __future__ import annotations
 
+import json
 import random
 import unicodedata
+from types import SimpleNamespace
 
 import pytest
 import torch
 
 
+from coursebuild import models
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import ko_en_grammar as g
 from tutorial_code.experiments import translation
+from tutorial_code.experiments import translation_page as page
 
 
 
@@ -138,6 +143,55 @@ def test_vocabulary_and_encoding():
     assert g.trim(src[1:]).shape == (1, 3)
 
 
+# ---------------------------------------------------------------- row kinds, mistakes, widget data
+
+def test_row_kinds_split_verb_other_the_and_end():
+    s = g.Sentence(*g.example_triple())  # the fly ate the apple </s>
+    kinds = translation.row_kinds([s, g.Sentence(*g.example_triple(), scrambled=True)])
+    assert [(i, j) for _, i, j, _ in kinds["verb"]] == [(2, 2), (2, 2)]
+    assert [(i, j) for b, i, j, _ in kinds["other"] if b == 0] == [(1, 0), (4, 1)]
+    assert [(i, j) for b, i, j, _ in kinds["other"] if b == 1] == [(1, 1), (4, 0)]  # object first
+    assert [i for b, i, _, _ in kinds["the"] if b == 0] == [0, 3] and [i for _, i, _, _ in kinds["end"]] == [5, 5]
+    assert {v for rows in kinds.values() for *_, v in rows} == {2}  # the verb's column: last
+
+
+def test_mistakes_count_the_wrong_translations_by_kind():
+    index = {w: i for i, w in enumerate(g.vocabulary())}
+    right = g.Sentence(*g.example_triple())
+    both = g.Sentence(*g.example_triple(), subj_adj=0, obj_adj=1, scrambled=True)  # 작은 사과를 큰 초파리가 …
+    data = {"test": [right, both], "train": [both, right, right]}
+    outs = [[index[w] for w in right.english()], [index[w] for w in right.english()]]  # the second is wrong
+    m = page.mistakes(data, outs, g.vocabulary())
+    assert (m["n_wrong"], m["wrong_scrambled"], m["wrong_both_adjectives"]) == (1, 1, 1)
+    assert m["train_scrambled_both_adjectives"] == 1 and m["train_scrambled"] == 1
+    assert m["test_scrambled_both_adjectives"] == {"n": 1, "right": 0, "exact_match": 0.0}
+    assert m["test_scrambled_other"] == {"n": 0, "right": 0, "exact_match": None}
+
+
+def test_bottleneck_states_share_one_vector():
+    b = page.bottleneck(64)
+    assert (b["min"], b["max"], b["example"]["n"]) == (5, 40, 5)
+    assert b["example"]["share"] == 12.8 and b["checks"][-1] == {
+        "n": 40, "numbers": 64, "share": 1.6, "fraction": 0.025, "attention_numbers": 2560}
+
+
+def test_widget_grammar_composes_the_sentences_the_grammar_writes():
+    gr = page.grammar()
+    assert gr["nouns"][0][:3] == ["초파리가", "초파리를", "fly"] and gr["nouns"][3][:2] == ["곰이", "곰을"]
+    for s in page.check_sentences():  # the picker's rule: animate subject, an object the verb takes
+        assert (s.subj, s.obj, s.verb) in set(g.triples())
+        for noun, adj in ((s.subj, s.subj_adj), (s.obj, s.obj_adj)):
+            assert adj is None or g.NOUNS[noun][2] in g.ADJECTIVES[adj][2]
+    assert page.MAX_NEW_TOKENS == 9  # the adj S V the adj O adverb, then the end token
+
+
+def test_models_serve_the_translation_model():
+    assert models.MODELS["translation"][0] == "translation.json"
+    served = SimpleNamespace(get_file_from_path=lambda uri: uri if uri == models.model_uri("translation") else None)
+    html = models.add_model_urls('<div data-model="translation"></div>', "lessons/why-attention/", served)
+    assert 'data-model-url="../../assets/generated/models/translation/translation.json"' in html
+
+
 # ---------------------------------------------------------------- end to end
 
 def test_tiny_run_end_to_end(tmp_path):
@@ -156,3 +210,20 @@ def test_tiny_run_end_to_end(tmp_path):
     for lang in ("ko", "en"):
         for stem in ("cross_attention", "cross_attention_scrambled", "cross_attention_heads", "training_curve"):
             assert (o.drawing / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+    # the model for the page: files, reference inputs (unpadded test sentences), agreement
+    export, files = res["export"], o.entry / "files"
+    assert export["n_reference"] >= 200 and export["reload"]["tokens_equal"] == 1
+    assert export["reload"]["max_attention_gap"] <= 1e-6
+    assert (files / "translation.bin").stat().st_size == export["weights_bytes"] < 500_000
+    manifest = json.loads((files / "translation.json").read_text())
+    assert manifest["tokens"]["names"] == g.vocabulary() and manifest["max_new_tokens"] == page.MAX_NEW_TOKENS
+    ref = json.loads((files / "translation-reference.json").read_text())
+    assert ref["n_inputs"] == export["n_reference"] + 1 and g.PAD not in ref["inputs"][0]["src"]
+    assert [manifest["tokens"]["names"][i] for i in ref["inputs"][0]["src"]] == res["example"]["korean"]
+    # the widgets' data: the lesson's example first, Python states to compare the page with
+    w = res["widgets"]["translator"]
+    assert w["example"]["korean"] == res["example"]["korean"] and w["example"]["mean_last"] == res["example"]["mean"][-1]
+    assert [c["korean"] for c in w["checks"]] == [s.korean() for s in page.check_sentences()]
+    assert all(g.Sentence(**s["choice"]).korean() == s["korean"] for s in w["sentences"])  # the picker sets it
+    assert res["widgets"]["bottleneck"]["d_model"] == translation.Config.tiny().d_model
+    assert len(rec["tables"]["alignment_rows"]["rows"]) == 4

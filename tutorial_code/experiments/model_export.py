@@ -139,19 +139,31 @@ def greedy_with_attention(model, src: torch.Tensor, bos: int, eos: int, max_new:
     return rows
 
 
-def reference(model, src: torch.Tensor, bos: int, eos: int, max_new: int) -> dict:
-    """The reference file's content: per input, the source ids, written ids, cross-attention."""
-    rows = greedy_with_attention(model, src, bos, eos, max_new)
+def decode_each(model, src, bos: int, eos: int, max_new: int) -> list[dict]:
+    """:func:`greedy_with_attention` for a (B, L) tensor, or for a list of 1-D id lists of
+    different lengths (sentences), each decoded alone, unpadded, as the page decodes it."""
+    if isinstance(src, torch.Tensor):
+        return greedy_with_attention(model, src, bos, eos, max_new)
+    return [greedy_with_attention(model, torch.tensor([s]), bos, eos, max_new)[0] for s in src]
+
+
+def reference(model, src, bos: int, eos: int, max_new: int) -> dict:
+    """The reference file's content: per input, the source ids, written ids, cross-attention.
+
+    ``src``: a (B, L) tensor (inputs of one length) or a list of id lists (see :func:`decode_each`).
+    """
+    rows = decode_each(model, src, bos, eos, max_new)
     return {"format": FORMAT, "n_inputs": len(rows), "round_decimals": ROUND,
-            "inputs": [{"src": s.tolist(), "tokens": r["tokens"],
+            "inputs": [{"src": list(map(int, s)), "tokens": r["tokens"],
                         "cross": r["cross"].double().round(decimals=ROUND).tolist()}
                        for s, r in zip(src, rows)]}
 
 
 def check_reference(model, ref: dict, bos: int, eos: int, max_new: int) -> dict:
     """How ``model`` agrees with a reference: exact token matches and the largest weight gap."""
-    src = torch.tensor([row["src"] for row in ref["inputs"]])
-    rows = greedy_with_attention(model, src, bos, eos, max_new)
+    srcs = [row["src"] for row in ref["inputs"]]
+    same_length = len({len(s) for s in srcs}) == 1
+    rows = decode_each(model, torch.tensor(srcs) if same_length else srcs, bos, eos, max_new)
     same, gap = 0, 0.0
     for mine, want in zip(rows, ref["inputs"]):
         if mine["tokens"] != want["tokens"]:

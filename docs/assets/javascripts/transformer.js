@@ -1,4 +1,5 @@
-// The course's encoder–decoder forward pass in plain JavaScript, for the lesson 8 widget.
+// The course's encoder–decoder forward pass in plain JavaScript, for the widgets that run the
+// site's trained models (lesson 1's translator, lesson 8's reversal model).
 //
 // It follows tutorial_code/ file by file and keeps its names: attention.py
 // (scaled_dot_product_attention) → multihead.py (MultiHeadAttention) → position.py
@@ -190,8 +191,11 @@
     return { memory: finalNorm(model, "encoder", x), srcMask: srcMask, weights: weights };
   }
 
-  // EncoderDecoderTransformer.decode: tgt ids → logits (L_t, V), cross weights per layer
-  function decode(model, tgt, memory, srcMask) {
+  function lastRow(x) { return matrix(1, x.cols, x.data.slice((x.rows - 1) * x.cols)); }
+
+  // EncoderDecoderTransformer.decode: tgt ids → logits (L_t, V), cross weights per layer;
+  // lastOnly: the logits of the last position only (1, V), all greedy decoding needs
+  function decode(model, tgt, memory, srcMask, lastOnly) {
     const cfg = model.cfg, selfWs = [], crossWs = [];
     const causal = function (i, j) { return j <= i; };  // causal_mask: only j ≤ i
     let x = embed(model, tgt);
@@ -201,7 +205,8 @@
       selfWs.push(r.selfWeights);
       crossWs.push(r.crossWeights);
     });
-    return { logits: linear(finalNorm(model, "decoder", x), model.params.out),
+    const h = finalNorm(model, "decoder", x);
+    return { logits: linear(lastOnly ? lastRow(h) : h, model.params.out),
              selfWeights: selfWs, crossWeights: crossWs };
   }
 
@@ -212,8 +217,8 @@
   function greedyDecode(model, src, maxNewTokens) {
     const t = model.tokens, enc = encode(model, src), tokens = [t.bos_id], steps = [];
     for (let n = 0; n < maxNewTokens; n++) {
-      const out = decode(model, tokens, enc.memory, enc.srcMask);
-      const last = out.logits.data.subarray((tokens.length - 1) * out.logits.cols, tokens.length * out.logits.cols);
+      const out = decode(model, tokens, enc.memory, enc.srcMask, true);
+      const last = out.logits.data;  // (1, V): the next token's scores
       let next = 0;  // argmax, the first of equal maxima as torch.argmax
       for (let v = 1; v < last.length; v++) if (last[v] > last[next]) next = v;
       const cross = out.crossWeights.map(function (heads) {
@@ -255,6 +260,7 @@
     Object.keys(manifest.tied).forEach(function (name) { tensors[name] = tensors[manifest.tied[name]]; });
     Object.keys(tensors).forEach(function (name) { setPath(params, name, tensors[name]); });
     const cfg = Object.assign({ eps: manifest.layer_norm_eps }, manifest.config);
+    // tokens: names (the vocabulary), pad_id, bos_id, eos_id, plus what a model's widget needs
     return { cfg: cfg, params: params, tokens: manifest.tokens, manifest: manifest };
   }
 

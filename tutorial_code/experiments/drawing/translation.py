@@ -25,7 +25,19 @@ def tables(results: dict) -> dict:
             column("n", head("col_n")),
             column("exact_match", head("col_exact_match"), ".1%"),
         ], "rows": [{"pattern": PATTERNS[p], **v} for p, v in results["by_pattern"].items()]},
+        "alignment_rows": {"columns": [
+            column("kind", head("col_row_kind")),
+            column("n", head("col_rows")),
+            column("hit", head("col_hit"), ".1%"),
+            column("on_verb", head("col_on_verb"), ".1%"),
+            column("verb_weight", head("col_verb_weight"), ".3f"),
+        ], "rows": [{"kind": ROW_NAMES[k], "hit": "–", **results["alignment"]["last"][k]} for k in ROW_NAMES]},
     }
+
+
+# decoder rows by what they write, in the symbols of the word-order table (the same in both languages)
+# (a code span, so that the page shows the end token rather than reading it as an HTML tag)
+ROW_NAMES = {"verb": "V", "other": "S · O · Adj · Adv", "the": "the", "end": "`</s>`"}
 
 
 LABELS = {
@@ -39,6 +51,11 @@ LABELS = {
         "col_pattern": "어순 (한국어)",
         "col_n": "문장 수",
         "col_exact_match": "완전 일치율",
+        "col_row_kind": "쓰는 단어",
+        "col_rows": "행 수",
+        "col_hit": "최댓값이 번역 단어에",
+        "col_on_verb": "최댓값이 동사 열에",
+        "col_verb_weight": "동사 열의 평균 가중치",
         "src": "한국어 입력 (인코더)",
         "tgt": "만들어 내는 영어 단어 (디코더)",
         "eos": "(끝)",
@@ -68,6 +85,11 @@ LABELS = {
         "col_pattern": "pattern (Korean)",
         "col_n": "sentences",
         "col_exact_match": "exact match",
+        "col_row_kind": "row writes",
+        "col_rows": "rows",
+        "col_hit": "peak on the translated word",
+        "col_on_verb": "peak on the verb's column",
+        "col_verb_weight": "mean weight on the verb's column",
         "src": "Korean source (encoder)",
         "tgt": "English word being produced (decoder)",
         "eos": "(end)",
