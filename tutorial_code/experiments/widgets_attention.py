@@ -67,7 +67,7 @@ def library(cfg, results: dict) -> dict:
     free = [both[0] + 2 * step, both[1]]  # "both", then → → on the plane
     return {
         "keys": keys, "values": values, "d_k": lib["d_k"],
-        "presets": {"one": one, "both": both}, "start": "one",
+        "presets": [["one", one], ["both", both]], "start": "one",  # a list: the order of the page
         "stretch": cfg.stretch, "step": step, "extent": 5.0,
         "checks": [library_state(keys, values, one, True, 1.0),       # the page's slip 1
                    library_state(keys, values, both, False, cfg.stretch),  # assignment 1

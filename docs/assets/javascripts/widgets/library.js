@@ -15,7 +15,7 @@
       scale: "√dₖ로 나누기", stretch: function (f) { return "쿼리와 키를 " + f + "배 길게"; },
       book: function (i) { return "책 " + i; }, dot: "내적 q·k", score: "점수", weight: "어텐션 가중치",
       output: "출력 Σ wᵢvᵢ", query: "쿼리",
-      status: function (q, top, w) { return "쿼리 [" + q + "]: 책 " + top + "이 가장 큰 가중치 " + w + "를 받습니다."; },
+      status: function (q, top, w) { return "쿼리 [" + q + "]: 가장 큰 가중치는 책 " + top + " (" + w + ")"; },
     },
     en: {
       title: "Move the query slip yourself",
@@ -77,7 +77,8 @@
     g.appendChild(ui.dot);
     ui.plane.appendChild(g);
 
-    ui.presets = Object.keys(d.presets).map(function (name) {
+    ui.presets = d.presets.map(function (pair) {
+      const name = pair[0];
       return el("button", { type: "button", class: "md-button", "data-preset": name, "aria-pressed": "false", text: t[name] });
     });
     ui.q = [1, 2].map(function (i) {
@@ -126,9 +127,13 @@
     const top = r.weights.indexOf(Math.max.apply(null, r.weights));
     ui.status.textContent = t.status(q.join(", "), top + 1, r.weights[top].toFixed(3));
     ui.presets.forEach(function (b) {
-      const p = d.presets[b.dataset.preset];
+      const p = preset(d, b.dataset.preset);
       b.setAttribute("aria-pressed", String(p[0] === q[0] && p[1] === q[1]));
     });
+  }
+
+  function preset(d, name) {  // data.presets: [[name, query], …] in the page's order
+    return d.presets.filter(function (pair) { return pair[0] === name; })[0][1];
   }
 
   function clamp(x, R) { return Math.max(-R, Math.min(R, Math.round(x * 100) / 100)); }
@@ -137,7 +142,7 @@
     const ui = state.ui, d = state.data, R = d.extent;
     function move(q) { state.q = [clamp(q[0], R), clamp(q[1], R)]; render(state); }
     ui.presets.forEach(function (b) {
-      b.addEventListener("click", function () { move(d.presets[b.dataset.preset].slice()); });
+      b.addEventListener("click", function () { move(preset(d, b.dataset.preset).slice()); });
     });
     ui.q.forEach(function (input, i) {
       input.addEventListener("input", function () {
@@ -175,7 +180,7 @@
 
   CourseWidgets.register("library", function (root, ctx) {
     const t = ctx.labels(LABELS), d = ctx.data;
-    const state = { t: t, el: ctx.el, data: d, ui: build(root, ctx, t), q: d.presets[d.start].slice() };
+    const state = { t: t, el: ctx.el, data: d, ui: build(root, ctx, t), q: preset(d, d.start).slice() };
     state.ui.scale.checked = true;  // the lesson's worked example divides by √d_k
     wire(state);
     render(state);

@@ -17,7 +17,7 @@
       compare: "같은 단어끼리 비교한 출력: 원래 순서 → 지금 순서",
       word: "단어", before: "원래 순서", after: "지금 순서",
       diff: "가장 큰 차이",
-      status: function (w, top, x) { return top ? "‘" + w + "’는 ‘" + top + "’에 가장 큰 가중치 " + x + "를 줍니다." : "‘" + w + "’는 모든 단어에 같은 가중치 " + x + "를 줍니다."; },
+      status: function (w, top, x) { return "‘" + w + "’: " + (top ? "가장 큰 가중치는 ‘" + top + "’ (" + x + ")" : "모든 단어에 같은 가중치 (" + x + ")"); },
     },
     en: {
       title: "Click a word to see its self-attention",
@@ -28,7 +28,7 @@
       compare: "Each word's output: original order → current order",
       word: "word", before: "original order", after: "current order",
       diff: "Largest difference",
-      status: function (w, top, x) { return top ? "“" + w + "” gives its largest weight, " + x + ", to “" + top + "”." : "“" + w + "” gives every word the same weight, " + x + "."; },
+      status: function (w, top, x) { return "“" + w + "”: " + (top ? "largest weight on “" + top + "” (" + x + ")" : "the same weight on every word (" + x + ")"); },
     },
   };
 
