@@ -152,7 +152,8 @@ def self_attention(cfg, results: dict) -> dict:
     checks = {lang: [toy_state(vectors, order, W_Q, None, False, False),
                      toy_state(vectors, order, W_Q, None, False, True),
                      toy_state(vectors, order, W_Q, perms[0], False, False),
-                     toy_state(vectors, order, W_Q, perms[0], True, False)]
+                     toy_state(vectors, order, W_Q, perms[0], True, False),
+                     toy_state(vectors, order, W_Q, perms[0], False, True)]  # the mask knows order
               for lang, order in orders.items()}
     return {"vectors": vectors, "orders": orders, "words": WORDS, "W_Q": W_Q, "perms": perms,
             "features": ["animal", "food", "action", "demonstrative"], "checks": checks}
