@@ -73,8 +73,13 @@ def matrix(page, name, which):
     return page.eval_on_selector(f'{sel(name)} table[data-name="{which}"]', "t => JSON.parse(t.dataset.matrix)")
 
 
+def flat(x):
+    return [v for row in x for v in flat(row)] if isinstance(x, list) else [x]
+
+
 def close(got, want):
-    assert got == pytest.approx(want, abs=TOL, rel=0), (got, want)
+    """Equal shapes and every entry within 1e-6 (matrices compared entry by entry)."""
+    assert len(got) == len(want) and flat(got) == pytest.approx(flat(want), abs=TOL, rel=0), (got, want)
 
 
 def focus_ring(page):
