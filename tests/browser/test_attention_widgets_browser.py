@@ -28,6 +28,7 @@ FIGURES = {"library": "qkv_roles", "sdpa": "sdpa_steps", "self_attention": "self
 LABEL = {"library": {"ko": "√dₖ로 나누기", "en": "Divide by √dₖ"},
          "sdpa": {"ko": "다음 단계", "en": "Next step"},
          "self_attention": {"ko": "인과 마스크", "en": "Causal mask"}}
+BAD_QUERY = {"ko": "사이의 수를 입력하세요", "en": "must be a number from"}
 TOL = 1e-6
 
 
@@ -137,6 +138,13 @@ def test_library_widget(site_page, site_url, results, lang):
     keys.press("ArrowRight")                            # the query moves two steps to the right
     assert widget.locator("input[type=number]").nth(0).input_value() == str(checks[3]["inputs"]["query"][0]).removesuffix(".0")
     state(checks[3])
+    for _ in range(3):                                  # the first query component
+        keys.press("Tab")
+    keys.press("Control+A")
+    keys.type("9")                                      # off the plane: refused, with a message
+    assert widget.locator("input[type=number]").nth(0).get_attribute("aria-invalid") == "true"
+    assert BAD_QUERY[lang] in widget.locator(".widget-status").inner_text()
+    state(checks[3])                                    # nothing changed
     finish(page, errors)
 
 

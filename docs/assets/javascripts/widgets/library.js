@@ -15,6 +15,7 @@
       scale: "√dₖ로 나누기", stretch: function (f) { return "쿼리와 키를 " + f + "배 길게"; },
       book: function (i) { return "책 " + i; }, dot: "내적 q·k", score: "점수", weight: "어텐션 가중치",
       output: "출력 Σ wᵢvᵢ", query: "쿼리",
+      bad: function (r) { return "쿼리 성분에는 −" + r + "에서 " + r + " 사이의 수를 입력하세요."; },
       status: function (q, top, w) { return "쿼리 [" + q + "]: 가장 큰 가중치는 책 " + top + " (" + w + ")"; },
     },
     en: {
@@ -24,6 +25,7 @@
       scale: "Divide by √dₖ", stretch: function (f) { return "Query and keys " + f + "× longer"; },
       book: function (i) { return "Book " + i; }, dot: "Dot product q·k", score: "Score", weight: "Attention weight",
       output: "Output Σ wᵢvᵢ", query: "Query",
+      bad: function (r) { return "A query component must be a number from −" + r + " to " + r + "."; },
       status: function (q, top, w) { return "Query [" + q + "]: book " + top + " gets the largest weight, " + w + "."; },
     },
   };
@@ -82,7 +84,8 @@
       return el("button", { type: "button", class: "md-button", "data-preset": name, "aria-pressed": "false", text: t[name] });
     });
     ui.q = [1, 2].map(function (i) {
-      return el("input", { id: uid + "-q" + i, type: "number", step: String(d.step), min: String(-R), max: String(R) });
+      return el("input", { id: uid + "-q" + i, type: "number", step: String(d.step), min: String(-R), max: String(R),
+                           "aria-describedby": uid + "-status" });
     });
     ui.scale = el("input", { id: uid + "-scale", type: "checkbox" });
     ui.stretch = el("input", { id: uid + "-stretch", type: "checkbox" });
@@ -146,8 +149,13 @@
     });
     ui.q.forEach(function (input, i) {
       input.addEventListener("input", function () {
-        const v = Number(input.value);
-        if (input.value === "" || !isFinite(v)) return;  // half-typed ("-"): wait for a number
+        const v = Number(input.value);  // "" when what is typed is not a number
+        if (input.value === "" || !isFinite(v) || Math.abs(v) > R) {
+          input.setAttribute("aria-invalid", "true");
+          ui.status.textContent = state.t.bad(R);
+          return;
+        }
+        input.removeAttribute("aria-invalid");
         const q = state.q.slice();
         q[i] = v;
         move(q);
