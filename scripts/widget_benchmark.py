@@ -1,20 +1,29 @@
 #!/usr/bin/env python
-"""Measure the in-page model widgets in a real browser: decoding time and bytes added.
+"""Measure the lesson widgets in a real browser: interactions, decoding time and bytes added.
 
-Serves a built site on 127.0.0.1, opens the lesson 8 page in Debian's chromium (Playwright),
-scrolls to the widget so that its model loads, then times greedy decoding of one input in the
-page (``Transformer.greedyDecode``, what the widget's Decode button runs) and prints the median
-of the runs, with the bytes each page now loads for the widgets (JavaScript, CSS) and the
-model weights that load when the widget comes into view. Then the same for lesson 1's
-translator (the translation model, on the lesson's example sentence).
+Serves a built site on 127.0.0.1 and opens it in Debian's chromium (Playwright):
+
+- **interactions** (every widget, found by itself): on every lesson page, every
+  ``.widget[data-widget]`` is scrolled into view until it is ready, then each of its controls
+  is operated ``--runs`` times (a button clicked, a select moved to its next option, a range or
+  number input stepped, a checkbox toggled, any other focusable element sent an arrow key),
+  timing from the dispatch to the first animation frame after the widget's DOM stops changing;
+  prints the median per widget and per interaction kind, and the JavaScript each lesson page
+  loads (every ``extra_javascript`` file of mkdocs.yml, plus the page's widget data);
+- **decoding**: greedy decoding of one input by the lesson 8 model in the page
+  (``Transformer.greedyDecode``, what the reversal widget's Decode button runs), with the bytes of
+  the model weights that load when the widget comes into view; then the same for lesson 1's
+  translator (the translation model, on the lesson's example sentence).
 
     python scripts/widget_benchmark.py --site /tmp/site        # a site built by mkdocs build
     python scripts/widget_benchmark.py --site /tmp/site --runs 50 --digits 12345678
+    python scripts/widget_benchmark.py --site /tmp/site --only interactions --lang en
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import functools
 import http.server
 import json
@@ -22,10 +31,11 @@ import statistics
 import threading
 from pathlib import Path
 
+import yaml
+
+from coursebuild.course import LESSONS
+
 PAGE = "lessons/encoder-decoder/"
-WIDGET_JS = ("assets/javascripts/transformer.js", "assets/javascripts/widgets/common.js",
-             "assets/javascripts/widgets/reversal.js", "assets/javascripts/widgets/bottleneck.js",
-             "assets/javascripts/widgets/translator.js")
 TRANSLATOR_PAGE = "lessons/why-attention/"
 WIDGET_CSS = ("assets/widgets.css",)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -43,6 +53,66 @@ TIME_DECODING = """async ([url, digits, runs]) => {
     times.push(performance.now() - t0);
   }
   return {times, tokens: run.tokens.map(t => tok.names[t])};
+}"""
+
+# the JavaScript the widgets add to a page: their scripts and the in-page model's forward pass
+# (the rest of extra_javascript, KaTeX above all, was there before any widget)
+WIDGET_JS_PREFIXES = ("assets/javascripts/widgets/", "assets/javascripts/transformer.js")
+WIDGET_DATA = re.compile(r'<div class="widget"[^>]*><script type="application/json">(.*?)</script>', re.S)
+# what counts as a control of a widget, and how each kind is operated (see TIME_INTERACTIONS)
+CONTROLS = "button, select, input, [tabindex='0']"
+
+# Operate control number i of a widget `runs` times; each time: dispatch, then wait frame by
+# frame until a frame passes with no DOM change in the widget (at most 2 s), and record the
+# time from the dispatch to the first frame after the last change. Controls are looked up
+# again every time, since a widget may redraw them.
+TIME_INTERACTIONS = """async ([selector, controls, runs]) => {
+  const root = document.querySelector(selector);
+  // a frame's callbacks run before it paints; the timeout after it runs once it has painted
+  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)));
+  const kindOf = (c) => c.tagName === "BUTTON" ? "button" : c.tagName === "SELECT" ? "select"
+    : c.tagName === "INPUT" ? (["range", "number", "checkbox"].includes(c.type) ? c.type : "text") : "key";
+  function operate(c, kind, n) {
+    if (kind === "button" || kind === "checkbox") c.click();
+    else if (kind === "select") { c.selectedIndex = (c.selectedIndex + 1) % c.options.length; c.dispatchEvent(new Event("change", {bubbles: true})); }
+    else if (kind === "range" || kind === "number") {
+      const up = c.max === "" || Number(c.value) < Number(c.max);
+      if (up) c.stepUp(); else c.value = c.min === "" ? "0" : c.min;
+      c.dispatchEvent(new Event("input", {bubbles: true})); c.dispatchEvent(new Event("change", {bubbles: true}));
+    } else c.dispatchEvent(new KeyboardEvent("keydown", {key: n % 2 ? "ArrowLeft" : "ArrowRight", bubbles: true}));
+  }
+  const out = [];
+  const count = root.querySelectorAll(controls).length;
+  for (let i = 0; i < count; i++) {
+    const times = [], works = [];
+    let kind = null;
+    for (let n = 0; n < runs; n++) {
+      const c = root.querySelectorAll(controls)[i];
+      if (!c) break;
+      kind = kindOf(c);
+      if (kind === "text" || c.disabled) continue;  // text fields need typing; disabled: nothing to time
+      let changed = 0;
+      const seen = new MutationObserver(() => { changed += 1; });
+      seen.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+      const t0 = performance.now();
+      operate(c, kind, n);
+      void root.offsetHeight;  // style and layout now, so that `work` is the widget's own cost
+      const work = performance.now() - t0;
+      let last = changed, end = await frame();
+      const limit = t0 + 2000;
+      while (true) {  // one quiet frame after the last change ends the interaction
+        const t = await frame();
+        if (changed === last || t > limit) break;
+        last = changed;
+        end = t;
+      }
+      seen.disconnect();
+      times.push(end - t0);
+      works.push(work);
+    }
+    out.push({index: i, kind, times, works});
+  }
+  return out;
 }"""
 
 
@@ -76,6 +146,8 @@ def parse_args(argv=None):
     p.add_argument("--runs", type=int, default=20, help="timed decodings (default 20)")
     p.add_argument("--digits", default="37149285", help="the input, 1 to 8 digits (default: the lesson's)")
     p.add_argument("--chromium", default="/usr/bin/chromium", help="the chromium binary")
+    p.add_argument("--only", choices=("interactions", "decoding"), help="one of the two measurements")
+    p.add_argument("--lang", choices=("ko", "en"), default="ko", help="the lesson pages measured (default ko)")
     args = p.parse_args(argv)
     if not (args.site / PAGE / "index.html").is_file():
         p.error(f"{args.site / PAGE / 'index.html'} not found: build the site first (mkdocs build -d DIR)")
@@ -98,6 +170,79 @@ def serve(site: Path):
     return server
 
 
+def extra_javascript(root: Path) -> list[str]:
+    """The extra_javascript paths of mkdocs.yml (its !!python tags are read as plain values)."""
+    class Loader(yaml.SafeLoader):
+        pass
+    Loader.add_multi_constructor("", lambda loader, tag, node: None)
+    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    return [entry if isinstance(entry, str) else entry["path"] for entry in config["extra_javascript"]]
+
+
+def measure_interactions(args) -> dict:
+    """Every widget of every lesson page: each control operated args.runs times (milliseconds)."""
+    from playwright.sync_api import sync_playwright
+
+    js = extra_javascript(Path(__file__).resolve().parents[1])
+    js_bytes = sum((args.site / p).stat().st_size for p in js)
+    widget_js = [p for p in js if p.startswith(WIDGET_JS_PREFIXES)]
+    widget_bytes = sum((args.site / p).stat().st_size for p in widget_js)
+    prefix = "" if args.lang == "ko" else "en/"
+    server = serve(args.site)
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    pages, widgets = {}, {}
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            for lesson in LESSONS:
+                path = f"{prefix}lessons/{lesson.slug}/"
+                page.goto(base + path, wait_until="networkidle")
+                # the data as the page was served (a widget replaces its script tag once it starts)
+                html = (args.site / path / "index.html").read_text(encoding="utf-8")
+                data = [len(m.encode("utf-8")) for m in WIDGET_DATA.findall(html)]
+                pages[path] = {"data_bytes": sum(data), "widgets": len(data)}
+                for i, name in enumerate(page.eval_on_selector_all(".widget[data-widget]", "ws => ws.map(w => w.dataset.widget)")):
+                    selector = f".widget[data-widget='{name}']"
+                    page.locator(selector).nth(0).scroll_into_view_if_needed()  # lazy widgets start in view
+                    page.wait_for_selector(f"{selector}[data-state='ready']", timeout=30_000)
+                    got = page.evaluate(TIME_INTERACTIONS, [selector, CONTROLS, args.runs])
+                    widgets[f"{name} ({path})"] = got
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return {"pages": pages, "widgets": widgets, "js_files": len(js), "js_bytes": js_bytes,
+            "widget_js_files": len(widget_js), "widget_js_bytes": widget_bytes}
+
+
+def report_interactions(r: dict, runs: int) -> None:
+    print(f"interactions: each control of each widget operated {runs} times; ms from dispatch to the "
+          "first frame after the DOM settles (budget 50 ms)")
+    for name, controls in r["widgets"].items():
+        times = [t for c in controls for t in c["times"]]
+        if not times:
+            print(f"  {name}: no control to operate")
+            continue
+        works = [t for c in controls for t in c["works"]]
+        print(f"  {name}: median {statistics.median(times):.1f} ms, slowest {max(times):.1f} ms "
+              f"({len(times)} interactions, {len(controls)} controls; script and layout alone: median "
+              f"{statistics.median(works):.1f} ms, slowest {max(works):.1f} ms)")
+        kinds = {}
+        for c in controls:
+            kinds.setdefault(c["kind"], []).extend(c["times"])
+        for kind, ts in sorted(kinds.items()):
+            if ts:
+                print(f"      {kind:9s} median {statistics.median(ts):6.1f} ms  slowest {max(ts):6.1f} ms  (n = {len(ts)})")
+    print(f"JavaScript the widgets add per lesson page ({r['widget_js_files']} widget scripts, "
+          f"{r['widget_js_bytes']:,} bytes, + the page's widget data; budget 150,000 bytes uncompressed; "
+          f"all {r['js_files']} extra_javascript files together: {r['js_bytes']:,} bytes):")
+    for path, p in r["pages"].items():
+        total = r["widget_js_bytes"] + p["data_bytes"]
+        print(f"  {path:36s} {total:8,} bytes = {r['widget_js_bytes']:,} + {p['data_bytes']:,} of data "
+              f"for {p['widgets']} widget(s)")
+
+
 def measure(args) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -118,7 +263,8 @@ def measure(args) -> dict:
     size = lambda paths: sum((args.site / p).stat().st_size for p in paths)  # noqa: E731
     return {"input": args.digits, "output": " ".join(got["tokens"]), "runs": args.runs,
             "median_ms": statistics.median(got["times"]), "max_ms": max(got["times"]),
-            "js_bytes": size(WIDGET_JS), "css_bytes": size(WIDGET_CSS),
+            "js_bytes": size([p for p in extra_javascript(Path(__file__).resolve().parents[1])
+                              if p.startswith(WIDGET_JS_PREFIXES)]), "css_bytes": size(WIDGET_CSS),
             "weights_bytes": manifest["weights_bytes"],
             "manifest_bytes": (args.site / "assets/generated/models/reversal/reversal.json").stat().st_size,
             "translation": {"input": tr["input"], "output": " ".join(tr["tokens"]),
@@ -131,10 +277,15 @@ def weights(site: Path, name: str) -> int:
 
 
 def main(argv=None) -> int:
-    r = measure(parse_args(argv))
+    args = parse_args(argv)
+    if args.only != "decoding":
+        report_interactions(measure_interactions(args), args.runs)
+    if args.only == "interactions":
+        return 0
+    r = measure(args)
     print(f"greedy decoding of {r['input']} -> {r['output']}")
     print(f"  median of {r['runs']} runs: {r['median_ms']:.2f} ms (slowest {r['max_ms']:.2f} ms; budget 100 ms)")
-    print(f"  JavaScript added per page: {r['js_bytes']:,} bytes uncompressed (budget 150,000); "
+    print(f"  widget JavaScript on every page: {r['js_bytes']:,} bytes uncompressed (budget 150,000); "
           f"CSS: {r['css_bytes']:,} bytes")
     print(f"  loaded when the widget comes into view: weights {r['weights_bytes']:,} bytes, "
           f"manifest {r['manifest_bytes']:,} bytes")

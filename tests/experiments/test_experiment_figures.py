@@ -148,3 +148,34 @@ def test_korean_strings_have_glyphs_in_nanumgothic():
     missing = {ch for text in texts for ch in re.sub(r"\$[^$]*\$", "", text)
                if not ch.isspace() and ord(ch) not in charmap}
     assert not missing, f"NanumGothic lacks {sorted(missing)}: use mathtext ($...$) instead"
+
+
+# ---------------------------------------------------------------- lesson 2–4 widgets
+
+
+def test_widget_data_starts_at_the_worked_examples_and_checks_other_states(tiny):
+    r = tiny.record["results"]
+    w = r["widgets"]
+    lib = w["library"]
+    assert lib["keys"] == r["library"]["keys"] and dict(lib["presets"])["one"] == r["library"]["one"]["query"]
+    assert lib["checks"][0]["weights"] == pytest.approx(r["library"]["one"]["weights"], abs=1e-12)
+    assert lib["checks"][1]["weights"] == pytest.approx(r["library"]["stretch"]["longer_unscaled"], abs=1e-12)
+    assert len({str(c["inputs"]) for c in lib["checks"]}) == len(lib["checks"]) >= 3  # states differ
+    sd = w["sdpa"]
+    assert sd["Q"] == r["sdpa"]["Q"] and we.max_diff(sd["checks"][0]["weights"], r["sdpa"]["weights"]) < 1e-12
+    causal = torch.tensor(sd["checks"][1]["weights"])
+    assert causal.triu(1).abs().max() == 0 and causal[0, 0] == 1
+    peaks = [c for c in sd["checks"] if "peak_scaled" in c]
+    assert peaks[-1]["peak_unscaled"] > 0.95 > 0.6 > peaks[-1]["peak_scaled"]  # saturation, and ÷√d_k
+    for lang, checks in w["self_attention"]["checks"].items():
+        assert we.max_diff(checks[0]["weights"], r["toy"]["lang"][lang]["weights"]) < 1e-12
+        assert checks[2]["max_diff"] < 1e-12 and checks[3]["max_diff"] > 1e-3  # positions break it
+
+
+def test_widget_generator_is_the_one_the_page_runs():
+    from tutorial_code.experiments import widgets_attention as wa
+    # Park–Miller from seed 1: 48271, then 48271² mod (2³¹ − 1) = 182605794
+    u = wa.minstd_uniform(1, 2)
+    assert u == pytest.approx([(2 * s / wa.MINSTD_M - 1) * math.sqrt(3) for s in (48271, 182605794)])
+    x = torch.tensor(wa.minstd_uniform(wa.DK_SEED, 20000))
+    assert abs(x.mean()) < 0.05 and abs(x.var() - 1) < 0.05  # mean 0, variance 1, as the page says
