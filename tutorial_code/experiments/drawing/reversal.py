@@ -82,7 +82,7 @@ LABELS = {
         "col_layer": "층",
         "col_mean": "헤드 평균",
         "col_recipe": "레시피",
-        "col_reached": "목표 도달 (시드)",
+        "col_reached": "기준 도달 (시드)",
         "col_per_seed": "시드별 필요 샘플",
         "col_mean_2": "평균 필요 샘플",
         "col_seconds": "평균 학습 시간 (초)",
@@ -97,17 +97,17 @@ LABELS = {
         "loss_50": "{n}스텝 평균", "loss_epoch": "에포크 평균", "epoch": "에포크 {e}",
         "acc_title": "검증 정확도 (시퀀스 {n:,}개)", "acc": "정확도",
         "token_tf": "토큰 정확도 (교사 강요)", "exact_tf": "완전 일치율 (교사 강요)",
-        "exact_greedy": "완전 일치율 (그리디, 에포크 끝)", "target": "목표 {t:.1%}",
+        "exact_greedy": "완전 일치율 (그리디, 에포크 끝)", "target": "기준 {t:.1%}",
         "grid_title": "층 × 헤드별 크로스 어텐션: 이 입력 하나({src})",
-        "layer": "{i}층", "query": "디코더 입력", "key": "소스 토큰",
+        "layer": "{i}층", "query": "디코더 입력", "key": "원문 토큰",
         "head_title": "헤드 {j} · 이 입력의 거울 위치 {w:.2f}",
-        "mark_note": "주황 테두리: 거울 위치 (출력 $y_i = x_{{{m}-i}}$를 쓸 때 볼 소스 위치)",
-        "enc_title": "인코더 셀프 어텐션 ({L}층, 헤드 평균, 이 입력)", "enc_query": "소스 토큰 (쿼리)",
+        "mark_note": "{colour} 테두리: 거울 위치 (출력 $y_i = x_{{{m}-i}}$를 쓸 때 볼 원문 위치)",
+        "enc_title": "인코더 셀프 어텐션 ({L}층, 헤드 평균, 이 입력)", "enc_query": "원문 토큰 (쿼리)",
         "cross_title": "크로스 어텐션 ({L}층, 헤드 평균)\n이 입력의 거울 위치 가중치 {w:.2f}",
         "lr_title": "학습률 스케줄", "lr": "학습률",
-        "race_title": "목표 {t:.1%}에 닿기까지", "exact": "검증 완전 일치율",
+        "race_title": "기준 {t:.1%}에 닿기까지", "exact": "검증 완전 일치율",
         "seed_styles": "실선: 시드 {a}, 점선: 시드 {b}",
-        "reached": "목표 도달", "cap": "예산 한도",
+        "reached": "기준 도달", "cap": "예산 한도",
         "recipe_one_cycle": "원사이클 (최대 {lr:.2g})", "recipe_noam": "논문의 웜업 (w = {w})",
         "recipe_constant": "고정 학습률 {lr:g}",
         "col_epoch": "에포크", "col_samples_so_far": "누적 학습 샘플", "col_loss": "평균 학습 손실",
@@ -121,13 +121,13 @@ LABELS = {
         # words(): comparatives and yes/no, chosen from the results
         "schedule_one_cycle": "원사이클", "schedule_noam": "논문의 웜업", "schedule_constant": "고정 학습률",
         "name_join": "·", "tie": "무승부 ({names})",
-        "verdict_equal": "모든 시드에서 목표에 닿은 레시피 가운데 {names}의 평균 필요 샘플이 {mean:,.0f}개로 같습니다. 시드 {n}개로는 어느 쪽이 더 빠르다고 할 수 없습니다.",
-        "verdict_one": "모든 시드에서 목표에 닿은 레시피 가운데 평균 샘플이 가장 적은 것은 {name}입니다. 다음 레시피와의 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)보다 큽니다.",
-        "verdict_tie": "모든 시드에서 목표에 닿은 레시피 가운데 {names} 사이의 평균 필요 샘플 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)를 넘지 않습니다. 시드 {n}개로는 어느 쪽이 더 빠른지 가릴 수 없으므로 무승부로 봅니다.",
-        "verdict_none": "모든 시드에서 목표에 닿은 레시피가 없습니다.",
-        "reached_all": "시드 {n}개 모두 한도 안에 목표에 닿았습니다",
-        "reached_none": "어느 시드도 한도 안에 목표에 닿지 못했습니다",
-        "reached_some": "시드 {n}개 가운데 {k}개만 한도 안에 목표에 닿았습니다",
+        "verdict_equal": "모든 시드에서 기준에 닿은 레시피 가운데 {names}의 평균 필요 샘플이 {mean:,.0f}개로 같습니다. 시드 {n}개로는 어느 쪽이 더 빠르다고 할 수 없습니다.",
+        "verdict_one": "모든 시드에서 기준에 닿은 레시피 가운데 평균 샘플이 가장 적은 것은 {name}입니다. 다음 레시피와의 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)보다 큽니다.",
+        "verdict_tie": "모든 시드에서 기준에 닿은 레시피 가운데 {names} 사이의 평균 필요 샘플 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)를 넘지 않습니다. 시드 {n}개로는 어느 쪽이 더 빠른지 가릴 수 없으므로 무승부로 봅니다.",
+        "verdict_none": "모든 시드에서 기준에 닿은 레시피가 없습니다.",
+        "reached_all": "시드 {n}개 모두 한도 안에 기준에 닿았습니다",
+        "reached_none": "어느 시드도 한도 안에 기준에 닿지 못했습니다",
+        "reached_some": "시드 {n}개 가운데 {k}개만 한도 안에 기준에 닿았습니다",
         "overlap_none": "학습 시퀀스 가운데 검증이나 테스트 시퀀스와 같은 것은 하나도 없습니다",
         "overlap_some": "학습 시퀀스 {k:,}개가 검증이나 테스트 시퀀스와 겹칩니다",
         "far_above": "훨씬 큽니다", "above": "큽니다", "not_above": "크지 않습니다",
@@ -165,7 +165,7 @@ LABELS = {
         "grid_title": "Cross-attention of every layer and head for this one input: {src}",
         "layer": "layer {i}", "query": "decoder input", "key": "source token",
         "head_title": "head {j} · mirror, this input {w:.2f}",
-        "mark_note": "orange outline: the mirrored position (the source position the output $y_i = x_{{{m}-i}}$ comes from)",
+        "mark_note": "{colour} outline: the mirrored position (the source position the output $y_i = x_{{{m}-i}}$ comes from)",
         "enc_title": "Encoder self-attention (layer {L}, head mean, this input)", "enc_query": "source token (query)",
         "cross_title": "Cross-attention (layer {L}, head mean)\nweight on the mirror position, this input {w:.2f}",
         "lr_title": "Learning-rate schedules", "lr": "learning rate",
@@ -206,7 +206,7 @@ RECIPE_COLORS = {"one_cycle": "scaled", "noam": "raw", "constant": "accent"}
 
 
 def figures(results: dict, lang: str, outdir) -> list:
-    t = plotting.labels(LABELS, lang)
+    t = {**plotting.labels(LABELS, lang), "colour_raw": plotting.COLOR_NAMES["raw"][lang]}
     with plotting.style(lang):
         return [training_curve(results, t, outdir), cross_grid(results, t, outdir),
                 attention_summary(results, t, outdir), recipe_figure(results, t, outdir),
@@ -255,7 +255,9 @@ def cross_grid(r: dict, t: dict, outdir):
                        [t["layer"].format(i=i + 1) for i in range(n_layers)], t["key"], t["query"],
                        _mirror_marks(a, length))
     fig.suptitle(t["grid_title"].format(src=" ".join(a["src_tokens"])), fontsize=11)
-    fig.supxlabel(t["mark_note"].format(m=length + 1), fontsize=8, color=plotting.COLORS["raw"])
+    note = t["mark_note"].format(m=length + 1, colour=t["colour_raw"])
+    fig.supxlabel(note[:1].upper() + note[1:], fontsize=8,
+                  color=plotting.COLORS["raw"])
     return plotting.save(fig, outdir, "cross_attention_grid")
 
 
