@@ -21,7 +21,7 @@ Rates (minutes are ``units / rate + figures + tables``, rounded, at least 1):
   formulas and numbers to check, so we take the slower 200.
 - Korean, :data:`KO_SYLLABLES_PER_MINUTE` = 370 Hangul syllables a minute. Brysbaert (2019)
   finds that other languages' rates follow from how much text they need for the same message
-  as English. Our pages are mirrored, so we measured that on them: the nine lessons held 1.84
+  as English. Our pages are mirrored, so we measured that on them: the nine lessons held 1.83
   Hangul syllables per English word when this was written (:func:`ratio`; a test keeps it
   between 1.6 and 2.1), and 200 words a minute times 1.84 is about 370 syllables a minute.
   The two languages are therefore timed at the same pace of content, not of script.
@@ -34,6 +34,7 @@ instructor guide's time table), ``[[reading-time:total]]`` the nine lessons' sum
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from dataclasses import dataclass
@@ -60,7 +61,7 @@ _ATTR = re.compile(r"\{[:#.][^}]*\}|\{ *[#.][^}]*\}")
 _TAG = re.compile(r"<[^>]+>")
 _INLINE_MATH = re.compile(r"\$[^$\n]+\$")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_WORD = re.compile(r"[^\s]*[A-Za-z0-9][^\s]*")
+_WORD = re.compile(r"[^\s]*\w[^\s]*")  # a Korean word quoted on an English page is a word too
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def measure(text: str, lang: str) -> Reading:
     plain = _ATTR.sub(" ", plain)
     plain = _TAG.sub(" ", plain)
     plain = _INLINE_MATH.sub(" x ", plain)
-    plain = re.sub(r"^\s*(?:#+|[-*+]|\d+\.|!!!\S*|\?\?\?\+\S*)\s", " ", plain, flags=re.M)
+    plain = re.sub(r"^\s*(?:!!!|\?\?\?\+)\s*[\w-]+", " ", plain, flags=re.M)  # the type, not the title
+    plain = re.sub(r"^\s*(?:#+|[-*+]|\d+\.)\s", " ", plain, flags=re.M)
     units = len(_HANGUL.findall(plain)) if lang == "ko" else len(_WORD.findall(plain))
     return Reading(units=units, figures=figures, tables=tables, lang=lang)
 
@@ -174,12 +176,41 @@ def ratio() -> float:
 SHOWN = {"ko": "읽는 데 약 {n}분", "en": "About {n} min read"}
 
 
+_SECTION = re.compile(r"^## .*?\{\s*#([\w-]+)[^}]*\}\s*$", re.M)
+
+
+def sections(text: str) -> dict[str, str]:
+    """A page's ``## … { #id }`` sections: id -> its text up to the next ``##`` heading."""
+    text = strip_front_matter(text)
+    found = list(_SECTION.finditer(text))
+    return {m[1]: text[m.start() : found[i + 1].start() if i + 1 < len(found) else len(text)]
+            for i, m in enumerate(found)}
+
+
+def section_reading(slug: str, lang: str, ids: list[str]) -> Reading:
+    """The core reading of only the sections ``ids`` of a lesson (each must exist)."""
+    parts = sections(lesson_source(slug, lang).read_text(encoding="utf-8"))
+    missing = [i for i in ids if i not in parts]
+    if missing:
+        raise KeyError(f"lesson '{slug}' ({lang}) has no section {', '.join('#' + m for m in missing)}; "
+                       f"its sections: {', '.join(parts)}")
+    return measure("\n".join(parts[i] for i in ids), lang)
+
+
+def _minutes(slug: str, lang: str, ids: list[str] | None) -> int:
+    return (section_reading(slug, lang, ids) if ids else lesson_reading(slug, lang)).minutes
+
+
 def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
-    """``[[reading-time]]``: this page's line under its title; ``[[reading-time:<slug>]]``: that
-    lesson's minutes in the page's language; ``[[reading-time:total]]``: all lessons' minutes."""
-    if fmt is not None:
-        raise ValueError("reading-time takes no format")
+    """``[[reading-time]]``: this page's line under its title. ``[[reading-time:<slug>]]``: that
+    lesson's minutes in the page's language; ``[[reading-time:total]]``: the lessons' sum (of the
+    minutes each page shows). After ``|``, a comma-separated list of section ids counts only those
+    sections: ``[[reading-time:total|motivation,worked-example]]``."""
+    ids = [i.strip() for i in fmt.split(",") if i.strip()] if fmt else None
     if arg is None:
+        if ids:
+            raise ValueError("[[reading-time]] (this page) takes no sections; name a lesson: "
+                             "[[reading-time:<slug>|motivation,...]]")
         path = (REPO_ROOT / ctx.page).resolve()
         if not path.is_file():
             raise ValueError(f"cannot read the page's source {ctx.page} to time it")
@@ -187,13 +218,12 @@ def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
         return f'<span class="reading-time">{SHOWN[ctx.lang].format(n=minutes)}</span>'
     arg = arg.strip()
     if arg == "total":
-        return str(sum(lesson_reading(s, ctx.lang).minutes for s in SLUGS))
+        return str(sum(_minutes(s, ctx.lang, ids) for s in SLUGS))
     if arg not in SLUGS:
-        import difflib
         close = difflib.get_close_matches(arg, list(SLUGS) + ["total"], n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
         raise KeyError(f"no lesson '{arg}'.{hint} Lessons: {', '.join(SLUGS)}, or 'total'")
-    return str(lesson_reading(arg, ctx.lang).minutes)
+    return str(_minutes(arg, ctx.lang, ids))
 
 
 def report(lang: str) -> list[tuple[int, str, Reading]]:
