@@ -25,10 +25,10 @@ SOURCE = DOCS / "references.yml"
 _HEADING = re.compile(r"^#\s+(.*?)\s*(?:\{[^}]*\})?\s*$", re.M)
 _LABELS = {
     "ko": {"work": "문헌", "id": "arXiv / DOI / 주소", "cited": "인용한 곳", "none": "이 페이지",
-           "figure": "그림", "shown": "나오는 강의", "idea": "아이디어의 출처",
+           "figure": "그림", "shown": "나오는 강의", "idea": "아이디어의 출처", "works": "문헌",
            "lesson": "{n}강", "own": "이 강좌"},
     "en": {"work": "Work", "id": "arXiv / DOI / address", "cited": "Cited in", "none": "this page",
-           "figure": "Figure", "shown": "Shown in", "idea": "Where the idea comes from",
+           "figure": "Figure", "shown": "Shown in", "idea": "Where the idea comes from", "works": "Works",
            "lesson": "Lesson {n}", "own": "this course"},
 }
 
@@ -133,7 +133,8 @@ def figure_sources_marker(arg, fmt, ctx) -> str:
         raise ValueError("figure-sources takes no argument or format")
     labels, data = _LABELS[ctx.lang], load()
     notes, works = data.get("figures", {}), data["works"]
-    rows = [f"| {labels['figure']} | {labels['shown']} | {labels['idea']} |", "|:---|:---|:---|"]
+    rows = [f"| {labels['figure']} | {labels['shown']} | {labels['idea']} | {labels['works']} |",
+            "|:---|:---|:---|:---|"]
     for exp in sorted(ctx.results):
         record = ctx.results[exp]
         figs = [f.removesuffix(".png") for f in (record.get("figures", {}) or {}).get(ctx.lang, [])] \
@@ -148,6 +149,5 @@ def figure_sources_marker(arg, fmt, ctx) -> str:
             note = notes[name]
             cites = "; ".join(short_name(works[w], ctx.lang) for w in note.get("from", []))
             where = ", ".join(f"[{label}]({path})" for label, path in shown_in(name, ctx.lang)) or "–"
-            idea = note[ctx.lang] + (f" ({cites})" if cites else "")
-            rows.append(f"| `{name}` | {where} | {idea} |")
+            rows.append(f"| `{name}` | {where} | {note[ctx.lang]} | {cites or '–'} |")
     return "\n".join(rows)
