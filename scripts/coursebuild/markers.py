@@ -47,7 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import code, glossary, pages, questions, widgets
+from . import code, glossary, nav, pages, questions, reading, references, widgets
 
 # "[[" not escaped: no backslash before it, or LaTeX's line break "\\" before it
 _OPEN = r"(?:(?<!\\)|(?<=\\\\))\[\["
@@ -83,6 +83,10 @@ KINDS: dict[str, Kind] = {
     "assignment-answers": Kind(questions.assignment_answers_marker, **_QUESTIONS),
     "glossary": Kind(glossary.glossary_marker, block=True),  # [[glossary]]
     "widget": Kind(widgets.widget_marker, block=True),       # [[widget:figures.library|model]]
+    "reading-time": Kind(reading.reading_time_marker),  # [[reading-time]], [[reading-time:position]]
+    "next-lesson": Kind(nav.next_lesson_marker, block=True),  # [[next-lesson]]: link to what follows
+    "references": Kind(references.references_marker, block=True),  # [[references]]: docs/references.yml
+    "figure-sources": Kind(references.figure_sources_marker, block=True),  # [[figure-sources]]
 }
 
 

@@ -62,3 +62,28 @@ def merge_translations(configured: dict | None, lang: str) -> dict[str, str]:
                 f"title is {other!r} in scripts/coursebuild/course.py: remove the entry from "
                 "mkdocs.yml (lesson titles come from course.py)")
     return merged
+
+
+# ---------------------------------------------------------------- what follows a lesson
+
+CLOSING = {"page": "closing.md", "ko": "마치며: 강좌에서 실무로", "en": "Closing: from the course to practice"}
+_NEXT = {"ko": ("다음 강의", "{n}강. {title}", "다음 글"), "en": ("Next lesson", "Lesson {n}. {title}", "Next")}
+
+
+def next_lesson_marker(arg, fmt, ctx) -> str:
+    """``[[next-lesson]]`` (a block, at a lesson's end): a link to the next lesson in
+    :data:`coursebuild.course.LESSONS`, or from the last lesson to the closing page."""
+    if arg is not None or fmt is not None:
+        raise ValueError("next-lesson takes no argument: it follows the page's place in course.py")
+    slug = ctx.page.rsplit("/", 1)[-1].removesuffix(".md")
+    slugs = [lesson.slug for lesson in LESSONS]
+    if "/lessons/" not in "/" + ctx.page or slug not in slugs:
+        raise ValueError(f"next-lesson belongs on a lesson page (docs/<lang>/lessons/<slug>.md), "
+                         f"not {ctx.page}")
+    label, name, closing_label = _NEXT[ctx.lang]
+    i = slugs.index(slug)
+    if i + 1 < len(LESSONS):
+        nxt = LESSONS[i + 1]
+        link = f"[{name.format(n=nxt.number, title=nxt.title[ctx.lang])}]({nxt.slug}.md)"
+        return f"**{label}:** {link}\n{{: .next-lesson }}"
+    return f"**{closing_label}:** [{CLOSING[ctx.lang]}](../{CLOSING['page']})\n{{: .next-lesson }}"
