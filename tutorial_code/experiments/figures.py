@@ -25,6 +25,7 @@ import torch
 
 import tutorial_code as tc
 
+from . import widgets_architecture
 from . import worked_examples as we
 from .worked_examples import WORDS
 
@@ -151,6 +152,7 @@ def run(cfg: Config, ctx) -> dict:
     results["messages"] = {"learned_position": error_message(
         lambda: tc.LearnedPositionalEmbedding(cfg.pe_max_len, 4)(torch.zeros(1, too_long, 4))),
         "learned_position_length": too_long}
+    results.setdefault("widgets", {}).update(widgets_architecture.widgets(cfg, results))  # lessons 5–7
     return results
 
 
