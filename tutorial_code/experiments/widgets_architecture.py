@@ -97,6 +97,7 @@ def rope_state(q: torch.Tensor, k: torch.Tensor, m: int, n: int) -> dict:
 
 
 def position(cfg, results: dict) -> dict:
+    """Lesson 6's three widgets: the sinusoidal table, the three steps, RoPE."""
     base = inspect.signature(tc.sinusoidal_table).parameters["base"].default
     table = tc.sinusoidal_table(cfg.pe_length, cfg.pe_d_model)
     words = list(cfg.toy_order_ko)                                   # the order of lesson 4's check
@@ -113,7 +114,7 @@ def position(cfg, results: dict) -> dict:
                      "checks": [sinusoid_state(table, p, d, base) for p, d in
                                 [(WORKED_POSITION, 0), (WORKED_POSITION, 16), (WORKED_POSITION, 32),
                                  (57, 5), (cfg.pe_length - 1, cfg.pe_d_model - 1)]]},
-        "shuffle": {"words": words, "names": results["toy"]["words"], "vectors": X.tolist(),
+        "position_steps": {"words": words, "base": base, "names": results["toy"]["words"], "vectors": X.tolist(),
                     "W_Q": W_Q.tolist(), "perm": perm, "checks": shuffle_states(X, W_Q, perm)},
         "rope": {"d_k": q.numel(), "base": tc.RotaryEmbedding(q.numel()).base, "q": rope["q"], "k": rope["k"],
                  "max_position": ROPE_MAX_POSITION, "m": rope_start[0], "n": rope_start[1],
@@ -142,7 +143,7 @@ def block(cfg) -> dict:
 
 def widgets(cfg, results: dict) -> dict:
     """The lesson 5–7 widgets' data, from the ``figures`` experiment's config and results."""
-    return {"multihead": multihead(cfg), "position": position(cfg, results), "block": block(cfg)}
+    return {"multihead": multihead(cfg), **position(cfg, results), "block": block(cfg)}
 
 
 # ---------------------------------------------------------------- lesson 9: cost
