@@ -307,8 +307,7 @@ def test_n2(site_page, site_url, results, lang):
 
 
 def kv_numbers(w, mode):
-    row = w.locator(f'tr[data-mode="{mode}"]')
-    return {k: float(row.locator(f'[data-key="{k}"]').get_attribute("data-value"))
+    return {k: float(w.locator(f'td[data-mode="{mode}"][data-key="{k}"]').get_attribute("data-value"))
             for k in ("positions", "entries", "total_positions", "total_entries")}
 
 

@@ -148,3 +148,21 @@ def test_korean_strings_have_glyphs_in_nanumgothic():
     missing = {ch for text in texts for ch in re.sub(r"\$[^$]*\$", "", text)
                if not ch.isspace() and ord(ch) not in charmap}
     assert not missing, f"NanumGothic lacks {sorted(missing)}: use mathtext ($...$) instead"
+
+
+def test_widget_data_starts_from_the_worked_examples(tiny):
+    """Lessons 5–7's widgets start where the pages' worked examples are (widgets_architecture)."""
+    r = tiny.record["results"]
+    w = r["widgets"]
+    assert w["multihead"]["checks"][0]["params"] == r["multihead"]["params"]["64"]["formula"]
+    assert len({c["params"] for c in w["multihead"]["checks"] if c["D"] == 512}) == 1  # any h
+    assert w["sinusoid"]["checks"][0]["value"] == r["sinusoid"]["table"][10][0]
+    assert w["rope"]["checks"][0]["score"] == pytest.approx(r["rope"]["by_offset"]["2"], abs=1e-12)
+    assert w["rope"]["checks"][1]["score"] == pytest.approx(w["rope"]["checks"][0]["score"], abs=1e-12)
+    steps = {c["step"]: c for c in w["position_steps"]["checks"]}
+    assert steps["shuffled"]["max_diff"] == pytest.approx(r["shuffle"]["toy_max_diff"], abs=1e-15)
+    assert steps["position"]["max_diff"] > 1e-3  # position information breaks the symmetry
+    base = r["block_params"]["base"]
+    first = w["block"]["checks"][0]
+    assert {k: first[k] for k in ("attention", "feed_forward", "norms", "total")} == \
+        {k: base[k] for k in ("attention", "feed_forward", "norms", "total")}

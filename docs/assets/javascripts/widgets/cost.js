@@ -17,7 +17,7 @@
       models: { course: "이 강좌의 기준 모델", base: "2017 논문의 기본 모델", gpt2: "GPT-2 small" },
       sizes: function (m) { return "D " + m.D + ", 헤드 " + m.h + ", 층 " + m.layers + ", d_ff " + m.d_ff; },
       one: "점수 행렬 하나 (헤드 하나, 층 하나)", all: function (h, n) { return "모델 전체 (헤드 " + h + " × 층 " + n + ")"; },
-      entries: "항목", memory: "float32 메모리",
+      entries: "개", memory: "float32 메모리",
       ratio: function (half) { return "길이 " + half + "(N/2)와 비교한 항목 수"; },
       work: "층 하나의 곱셈-덧셈 수",
       cols: ["계산", "곱셈-덧셈", "N/2와 비교", "비율"],
@@ -28,7 +28,9 @@
       kvTitle: "생성 단계마다 하는 일: KV 캐시가 있을 때와 없을 때",
       t: "생성 단계 t", prev: "이전 단계", next: "다음 단계",
       rows: { cache: "KV 캐시 사용", no_cache: "캐시 없음" },
-      kvCols: ["방식", "이번 단계에 계산하는 위치", "이번 단계의 점수 (헤드·층 하나)", "1단계부터 위치 합", "1단계부터 점수 합"],
+      kvCols: [null, "KV 캐시 사용", "캐시 없음"], kvCorner: "계산한 양",
+      kvRows: { positions: "이번 단계에 계산하는 위치", entries: "이번 단계의 점수 (헤드 하나, 층 하나)",
+                total_positions: "1단계부터 위치 합", total_entries: "1단계부터 점수 합" },
       kvNote: function (t, c, n) {
         return "캐시를 쓰면 투영과 피드포워드 신경망은 새 위치 하나만 계산하지만, 어텐션은 여전히 키 " + t +
           "개 전부와 점수를 매깁니다. 점수는 단계마다 t에 비례해 늘고, 1단계부터 합치면 " + c +
@@ -42,7 +44,7 @@
       models: { course: "This course's reference model", base: "The 2017 paper's base model", gpt2: "GPT-2 small" },
       sizes: function (m) { return "D " + m.D + ", " + m.h + " heads, " + m.layers + " layers, d_ff " + m.d_ff; },
       one: "One score matrix (one head, one layer)", all: function (h, n) { return "The whole model (" + h + " heads × " + n + " layers)"; },
-      entries: "Entries", memory: "float32 memory",
+      entries: " entries", memory: "float32 memory",
       ratio: function (half) { return "Entries against length " + half + " (N/2)"; },
       work: "Multiply-adds of one layer",
       cols: ["Computation", "Multiply-adds", "Against N/2", "Share"],
@@ -53,7 +55,9 @@
       kvTitle: "The work of each generation step, with and without the KV cache",
       t: "Generation step t", prev: "Previous step", next: "Next step",
       rows: { cache: "With the KV cache", no_cache: "Without a cache" },
-      kvCols: ["Mode", "Positions computed this step", "Scores this step (one head, one layer)", "Positions since step 1", "Scores since step 1"],
+      kvCols: [null, "With the KV cache", "Without a cache"], kvCorner: "Work",
+      kvRows: { positions: "Positions computed this step", entries: "Scores this step (one head, one layer)",
+                total_positions: "Positions since step 1", total_entries: "Scores since step 1" },
       kvNote: function (t, c, n) {
         return "With the cache the projections and the feed-forward network compute only the new position, but attention " +
           "still scores all " + t + " keys: the scores per step grow in proportion to t, and since step 1 they add up to " +
@@ -122,10 +126,10 @@
       root.dataset.valid = "true";
       const E = N * N, all = m.h * m.layers * E;
       ui.sizes.textContent = t.sizes(m);
-      show(ui.entries, E, int(E) + " " + t.entries);
+      show(ui.entries, E, int(E) + t.entries);
       show(ui.mib, 4 * E / MIB, bytes(4 * E, dec));
       ui.allLabel.textContent = t.all(m.h, m.layers);
-      show(ui.modelEntries, all, int(all) + " " + t.entries);
+      show(ui.modelEntries, all, int(all) + t.entries);
       show(ui.modelMib, 4 * all / MIB, bytes(4 * all, dec));
       ui.ratioLabel.textContent = t.ratio(int(N / 2));
       show(ui.ratio, E / ((N / 2) * (N / 2)), t.times(dec(E / ((N / 2) * (N / 2)))));
@@ -156,7 +160,7 @@
       body: el("tbody"), bars: el("div", { class: "widget-bars", "aria-hidden": "true" }), note: el("p", {}),
       status: el("p", { class: "widget-status", role: "status", "aria-live": "polite" }),
     };
-    const head = el("tr", {}, t.kvCols.map(function (c) { return el("th", { scope: "col", text: c }); }));
+    const head = el("tr", {}, t.kvCols.map(function (c, i) { return el("th", { scope: "col", text: i ? c : t.kvCorner }); }));
     root.replaceChildren(el("p", { class: "widget-title", text: t.kvTitle }),
       el("div", { class: "widget-controls" }, [el("label", { for: ui.t.id, text: t.t }), ui.t, ui.tOut]),
       el("div", { class: "widget-controls" }, [ui.prev, ui.next]),
@@ -174,12 +178,11 @@
     function render() {
       const s = Number(ui.t.value), rows = { cache: step(s, true), no_cache: step(s, false) };
       show(ui.tOut, s, String(s));
-      ui.body.replaceChildren.apply(ui.body, ["cache", "no_cache"].map(function (mode) {
-        const r = rows[mode];
-        return el("tr", { "data-mode": mode }, [el("th", { scope: "row", text: t.rows[mode] })].concat(
-          ["positions", "entries", "total_positions", "total_entries"].map(function (k) {
-            return show(el("td", { "data-key": k }), r[k], int(r[k]));
-          })));
+      // a row per quantity, a column per mode: three columns fit a phone
+      ui.body.replaceChildren.apply(ui.body, ["positions", "entries", "total_positions", "total_entries"].map(function (k) {
+        return el("tr", {}, [el("th", { scope: "row", text: t.kvRows[k] })].concat(["cache", "no_cache"].map(function (mode) {
+          return show(el("td", { "data-key": k, "data-mode": mode }), rows[mode][k], int(rows[mode][k]));
+        })));
       }));
       // this step's scores, drawn to one scale: t against t²
       ui.bars.replaceChildren.apply(ui.bars, ["cache", "no_cache"].map(function (mode) {

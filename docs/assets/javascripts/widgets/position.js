@@ -28,7 +28,7 @@
       offset: "m − n", score: "점수 (R_m q)·(R_n k)",
       same: function (off) { return "같은 m − n = " + off + "인 다른 자리"; },
       ropeStatus: function (m, n, s) { return "m = " + m + ", n = " + n + ": 점수 " + s; },
-      arrows: "첫 성분 쌍: 쿼리(진한 화살표)는 m·θ₀, 키(옅은 화살표)는 n·θ₀만큼 돌아갑니다.",
+      arrows: "첫 성분 쌍: 쿼리(파란 화살표)는 m·θ₀, 키(주황 점선 화살표)는 n·θ₀만큼 돌아갑니다.",
     },
     en: {
       tableTitle: "Read the sinusoidal table by position and dimension", pos: "Position pos", dim: "Dimension",
@@ -49,7 +49,7 @@
       offset: "m − n", score: "Score (R_m q)·(R_n k)",
       same: function (off) { return "Other places with the same m − n = " + off; },
       ropeStatus: function (m, n, s) { return "m = " + m + ", n = " + n + ": score " + s; },
-      arrows: "First pair of components: the query (dark arrow) turns by m·θ₀, the key (light arrow) by n·θ₀.",
+      arrows: "First pair of components: the query (blue arrow) turns by m·θ₀, the key (dashed orange arrow) by n·θ₀.",
     },
   };
 
@@ -72,7 +72,7 @@
 
   CourseWidgets.register("sinusoid", function (root, ctx) {
     const t = ctx.labels(LABELS), el = ctx.el, d = ctx.data, uid = ctx.uid;
-    const CW = 5, CH = 3;  // canvas pixels per cell: dimensions across, positions down
+    const CW = 5, CH = 2;  // canvas pixels per cell: dimensions across, positions down
     const ui = {
       pos: range(el, uid + "-pos", d.length - 1, d.pos), dim: range(el, uid + "-dim", d.d_model - 1, d.dim),
       posOut: el("output", { for: uid + "-pos" }), dimOut: el("output", { for: uid + "-dim" }),
