@@ -98,7 +98,8 @@
       body: el("tbody"),
       status: el("p", { id: uid + "-status", class: "widget-status", role: "status", "aria-live": "polite" }),
     };
-    Object.keys(d.models).forEach(function (name) {
+    // in the labels' order (smallest model first): the results' JSON keeps its keys sorted
+    Object.keys(t.models).filter(function (name) { return name in d.models; }).forEach(function (name) {
       ui.model.appendChild(el("option", { value: name, text: t.models[name] }));
     });
     ui.model.value = d.model;
