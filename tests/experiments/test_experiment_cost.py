@@ -66,3 +66,19 @@ def test_tiny_run_end_to_end(tmp_path):
     for lang in ("ko", "en"):
         for stem in ("attention_cost", "kv_cache"):
             assert (o.drawing / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_widget_data_counts_what_generation_did():
+    """Lesson 9's step counter: with the cache a step scores t keys, without it t × t."""
+    from tutorial_code.experiments.widgets_architecture import cost_widgets
+
+    cfg = cost.Config.tiny()
+    w = cost_widgets(cfg)
+    for c in w["kvcache"]["checks"]:
+        t = c["t"]
+        assert (c["cache"]["positions"], c["cache"]["entries"]) == (1, t)
+        assert (c["no_cache"]["positions"], c["no_cache"]["entries"]) == (t, t * t)
+        assert c["no_cache"]["total_positions"] == t * (t + 1) // 2
+    n2 = w["n2"]["checks"][0]
+    assert n2["L"] == cfg.table_lengths[0] and n2["entries"] == n2["L"] ** 2
+    assert n2["work_ratio"] == {"scores": 4.0, "projections": 2.0, "ffn": 2.0}

@@ -179,3 +179,21 @@ def test_widget_generator_is_the_one_the_page_runs():
     assert u == pytest.approx([(2 * s / wa.MINSTD_M - 1) * math.sqrt(3) for s in (48271, 182605794)])
     x = torch.tensor(wa.minstd_uniform(wa.DK_SEED, 20000))
     assert abs(x.mean()) < 0.05 and abs(x.var() - 1) < 0.05  # mean 0, variance 1, as the page says
+
+
+def test_widget_data_starts_from_the_worked_examples(tiny):
+    """Lessons 5–7's widgets start where the pages' worked examples are (widgets_architecture)."""
+    r = tiny.record["results"]
+    w = r["widgets"]
+    assert w["multihead"]["checks"][0]["params"] == r["multihead"]["params"]["64"]["formula"]
+    assert len({c["params"] for c in w["multihead"]["checks"] if c["D"] == 512}) == 1  # any h
+    assert w["sinusoid"]["checks"][0]["value"] == r["sinusoid"]["table"][10][0]
+    assert w["rope"]["checks"][0]["score"] == pytest.approx(r["rope"]["by_offset"]["2"], abs=1e-12)
+    assert w["rope"]["checks"][1]["score"] == pytest.approx(w["rope"]["checks"][0]["score"], abs=1e-12)
+    steps = {c["step"]: c for c in w["position_steps"]["checks"]}
+    assert steps["shuffled"]["max_diff"] == pytest.approx(r["shuffle"]["toy_max_diff"], abs=1e-15)
+    assert steps["position"]["max_diff"] > 1e-3  # position information breaks the symmetry
+    base = r["block_params"]["base"]
+    first = w["block"]["checks"][0]
+    assert {k: first[k] for k in ("attention", "feed_forward", "norms", "total")} == \
+        {k: base[k] for k in ("attention", "feed_forward", "norms", "total")}

@@ -27,6 +27,7 @@ from tutorial_code.generate import positions_computed
 
 from .cpu_threads import torch_threads
 from .gates import Gate
+from .widgets_architecture import cost_widgets
 
 MIB = 2**20
 
@@ -256,6 +257,7 @@ def run(cfg: Config, ctx) -> dict:
         "attention": attention,
         "n2": n2,
         "kv": kv,
+        "widgets": cost_widgets(cfg),  # lesson 9's calculator and step counter
         "device": {"type": ctx.device.type, "name": tc.describe_device(ctx.device), "threads": threads,
                    "torch": torch.__version__},
     }

@@ -25,7 +25,7 @@ import torch
 
 import tutorial_code as tc
 
-from . import widgets_attention
+from . import widgets_architecture, widgets_attention
 from . import worked_examples as we
 from .worked_examples import WORDS
 
@@ -152,8 +152,9 @@ def run(cfg: Config, ctx) -> dict:
     results["messages"] = {"learned_position": error_message(
         lambda: tc.LearnedPositionalEmbedding(cfg.pe_max_len, 4)(torch.zeros(1, too_long, 4))),
         "learned_position_length": too_long}
-    # the live widgets' inputs and checks (lessons 2–4), built from the results above
-    results["widgets"] = {**widgets_attention.widgets(cfg, results)}
+    # the live widgets' inputs and checks (lessons 2–7), built from the results above
+    results["widgets"] = {**widgets_attention.widgets(cfg, results),
+                          **widgets_architecture.widgets(cfg, results)}
     return results
 
 

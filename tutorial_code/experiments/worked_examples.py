@@ -300,7 +300,8 @@ def rope_facts(positions: int, d_k: int, gen: torch.Generator, arrow_positions: 
     unit[:, 0] = 1.0
     arrows = tc.RotaryEmbedding(2)(unit)                                  # (P, 2)
     theta = [rope.base ** (-2 * i / d_k) for i in range(d_k // 2)]
-    return {"positions": positions, "d_k": d_k, "scores": S.tolist(), "additive_scores": A.tolist(),
+    return {"positions": positions, "d_k": d_k, "q": q.tolist(), "k": k.tolist(),  # q, k: for lesson 6's widget
+            "scores": S.tolist(), "additive_scores": A.tolist(),
             "max_diagonal_deviation": diagonal_deviation(S),
             "additive_diagonal_deviation": diagonal_deviation(A),
             "theta": theta, "arrows": arrows.tolist(),
