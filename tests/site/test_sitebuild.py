@@ -48,6 +48,10 @@ def test_glossary_rejects_broken_files(tmp_path):
     bad.write_text(yaml.safe_dump([{**entry, "ko_def": ""}]), encoding="utf-8")
     with pytest.raises(ValueError, match=r"entry 1 \(a\) lacks ko_def"):
         glossary.load(bad)
+    bad.write_text("- {id: a, en: target, ko: 목표, en_def: x, ko_def: y, wrong_ko: [목표 도달, 학습 목표:]}\n",
+                   encoding="utf-8")  # an unquoted "학습 목표:" is a mapping in YAML
+    with pytest.raises(ValueError, match=r"entry 1 \(a\): wrong_ko must be a list of words.*quote"):
+        glossary.load(bad)
 
 
 def test_tooltips_mark_first_use_in_prose_only():
