@@ -60,7 +60,7 @@ def _load(path: Path, mtime: float) -> tuple[Term, ...]:
         missing = [f for f in FIELDS if not str((e or {}).get(f, "")).strip()]
         if missing:
             raise ValueError(f"{path}: entry {i + 1} ({(e or {}).get('id', '?')}) lacks {', '.join(missing)}")
-        wrong = e.get("wrong_ko") or ()
+        wrong = e.get("wrong_ko") or []
         if not (isinstance(wrong, list) and all(isinstance(w, str) and w.strip() for w in wrong)):
             raise ValueError(f"{path}: entry {i + 1} ({e.get('id', '?')}): wrong_ko must be a list of "
                              f"words, not {wrong!r} (quote a word that ends in ':' or holds ', ')")
