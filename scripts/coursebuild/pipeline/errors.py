@@ -18,3 +18,7 @@ class GateError(ExperimentError):
 
     def __init__(self, message: str):
         super().__init__(message, exit_code=1)
+
+
+class ClaimError(GateError):
+    """Training worked, but a sentence a page states (``CLAIMS``) no longer holds for the results."""
