@@ -111,7 +111,13 @@ def test_tiny_run_end_to_end(tmp_path):
     attn = res["transformer"]["attn_maps"]
     assert len(attn) == cfg.seeds and len(attn[0]) == cfg.map_length
     assert sum(attn[0][0]) == pytest.approx(1, abs=1e-4)  # a row of weights sums to 1
-    assert set(rec["tables"]) == {"accuracy", "accuracy_seeds", "attention", "ablation"}
+    assert set(rec["tables"]) == {"accuracy", "accuracy_seeds", "attention", "ablation", "long_budget"}
+    long = res["lstm"]["long"]
+    assert long["lengths"] == list(cfg.long_lengths) and long["max_epochs"] == cfg.long_epochs
+    assert len(rec["tables"]["long_budget"]["rows"]) == len(cfg.long_lengths)
+    # the words about the longer budget are chosen from its results, in both languages
+    assert set(rec["words"]) == {f"long_{i}" for i in range(len(cfg.long_lengths))} | {"long_verdict"}
+    assert set(res["cpu_s"]) == {*fc.MODELS, "total"} and res["cpu_s"]["total"] > 0
     assert str(cfg.lengths[-1]) in res["at"]
     for lang in ("ko", "en"):
         assert sorted(o.figure_paths(lang)) == ["accuracy", "attention", "attention_map"]
@@ -177,3 +183,24 @@ def test_the_longer_budget_continues_the_budget_run():
     assert longer["epochs"] == 2 and longer["long"]["epochs"] == 5
     budget = fc.long_budget([longer], cfg)["at"]["5"]
     assert budget["acc_seeds"] == longer["long"]["acc"] and budget["solved_seeds"] in (0, 1, 2)
+
+
+def test_the_words_follow_the_results():
+    """Solved on every seed, on some, on none: the page's clause changes with the numbers."""
+    from tutorial_code.experiments.drawing import first_cell as draw
+
+    def res(*solved):
+        at = {str(L): {"solved_seeds": k, "seeds": 2} for L, k in zip((25, 50), solved)}
+        return {"lstm": {"long": {"lengths": [25, 50], "at": at}}}
+
+    both = draw.words(res(2, 2))
+    assert both["long_0"]["en"] == "solved it on both seeds"
+    assert "slower to learn" in both["long_verdict"]["en"]
+    some = draw.words(res(2, 1))  # one seed of two is enough to show it can be learnt
+    assert some["long_1"]["en"] == "solved it on only 1 of 2 seeds"
+    assert "slower to learn" in some["long_verdict"]["en"]
+    mixed = draw.words(res(2, 0))
+    assert "shorter length but not the longer" in mixed["long_verdict"]["en"]
+    none = draw.words(res(0, 0))
+    assert "none of the 2 seeds" in none["long_0"]["en"] and "did not teach" in none["long_verdict"]["en"]
+    assert "못했습니다" in none["long_0"]["ko"]
