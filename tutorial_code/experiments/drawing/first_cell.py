@@ -125,7 +125,7 @@ LABELS = {
         "col_no_position_attn_2": "첫 칸 어텐션",
         "col_budget": "LSTM, 본 예산",
         "col_long": "LSTM, 최대 {epochs} 에포크",
-        "col_long_epochs": "실제로 돈 에포크",
+        "col_long_epochs": "실제로 학습한 에포크",
         "col_long_seeds": "긴 예산 (시드별)",
         "col_solved_at": "훈련 수열을 다 맞힌 에포크 (시드별)",
         "length": "수열 길이 $L$",
