@@ -198,7 +198,7 @@ def test_the_words_follow_the_results():
     assert "slower to learn" in both["long_verdict"]["en"]
     some = draw.words(res(2, 1))  # one seed of two is enough to show it can be learnt
     assert some["long_1"]["en"] == "solved it on only 1 of 2 seeds"
-    assert "slower to learn" in some["long_verdict"]["en"]
+    assert "not every seed" in some["long_verdict"]["en"]
     mixed = draw.words(res(2, 0))
     assert "shorter length but not the longer" in mixed["long_verdict"]["en"]
     none = draw.words(res(0, 0))

@@ -84,7 +84,15 @@ def words(res: dict) -> dict:
         else:
             out[f"long_{i}"] = {"ko": f"시드 {n}개 중 어느 것에서도 풀지 못했습니다",
                                 "en": f"solved it on none of the {n} seeds"}
-    if solved_any and all(solved_any):
+    every_seed = all(long["at"][str(L)]["solved_seeds"] == long["at"][str(L)]["seeds"]
+                     for L in long["lengths"])
+    if solved_any and all(solved_any) and not every_seed:
+        out["long_verdict"] = {
+            "ko": "이 길이들에서 LSTM은 시간을 더 주면 이 과제를 배울 수 있지만, 더 긴 예산으로도 모든 시드가 "
+                  "배우지는 못했습니다",
+            "en": "at these lengths the LSTM can learn this task given more time, though not every seed "
+                  "did even within the longer budget"}
+    elif solved_any and all(solved_any):
         out["long_verdict"] = {
             "ko": "이 길이들에서 LSTM은 이 과제를 못 배우는 것이 아니라, 더 느리게 배울 뿐입니다",
             "en": "at these lengths the LSTM is slower to learn this task, not unable to learn it"}
