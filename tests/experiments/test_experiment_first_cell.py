@@ -111,7 +111,96 @@ def test_tiny_run_end_to_end(tmp_path):
     attn = res["transformer"]["attn_maps"]
     assert len(attn) == cfg.seeds and len(attn[0]) == cfg.map_length
     assert sum(attn[0][0]) == pytest.approx(1, abs=1e-4)  # a row of weights sums to 1
-    assert set(rec["tables"]) == {"accuracy", "accuracy_seeds", "attention", "ablation"}
+    assert set(rec["tables"]) == {"accuracy", "accuracy_seeds", "attention", "ablation", "long_budget"}
+    long = res["lstm"]["long"]
+    assert long["lengths"] == list(cfg.long_lengths) and long["max_epochs"] == cfg.long_epochs
+    assert len(rec["tables"]["long_budget"]["rows"]) == len(cfg.long_lengths)
+    # the words about the longer budget are chosen from its results, in both languages
+    assert set(rec["words"]) == {f"long_{i}" for i in range(len(cfg.long_lengths))} | {"long_verdict"}
+    assert set(res["cpu_s"]) == {*fc.MODELS, "total"} and res["cpu_s"]["total"] > 0
     assert str(cfg.lengths[-1]) in res["at"]
     for lang in ("ko", "en"):
         assert sorted(o.figure_paths(lang)) == ["accuracy", "attention", "attention_map"]
+
+
+def test_a_looped_seed_stops_when_solved_and_trains_as_it_would_alone():
+    """Per-seed stopping: seed s's updates never depend on when the other seeds finished."""
+    x = torch.randint(0, 2, (2, 100, 3), generator=torch.Generator().manual_seed(4))
+    y = x[..., 0].float()
+    probe = torch.randint(0, 2, (2, 8, 3))
+    together = _tiny_models("lstm", [0, 1], 3)
+    info = fit(together, x, y, torch.Generator().manual_seed(5), 40, batch_size=50, stop=True)
+    assert all(s is not None for s in info["solved_at"])
+    for i in range(2):
+        solo = fit_alone_with_shared_shuffles(_tiny_models("lstm", [i], 3), x, y, i,
+                                              info["solved_at"][i])
+        torch.testing.assert_close(predict(solo, probe[i : i + 1])[0][0],
+                                   predict(together, probe)[0][i], rtol=1e-4, atol=1e-5)
+
+
+def fit_alone_with_shared_shuffles(alone, x, y, i, epochs):
+    """Seed i alone for exactly the epochs it trained in the group, on the group's shuffles."""
+    order_gen = torch.Generator().manual_seed(5)
+    opt = torch.optim.Adam(alone.parameters(), lr=0.005)
+    for _ in range(epochs):
+        order = torch.rand(2, 100, generator=order_gen).argsort(dim=1)[i]
+        for b in range(0, 100, 50):
+            idx = order[b : b + 50]
+            logits = alone(x[i : i + 1, idx])
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, y[i : i + 1, idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    return alone
+
+
+def test_count_ceiling_is_the_majority_label_per_count():
+    x = torch.randint(0, 2, (2, 300, 5), generator=torch.Generator().manual_seed(3))
+    y = x[..., 0].float()
+    for s, got in enumerate(fc.count_ceiling(x, y)):
+        by_count = {}
+        for tokens, label in zip(x[s].tolist(), y[s].tolist()):
+            ones, n = by_count.get(sum(tokens), (0, 0))
+            by_count[sum(tokens)] = (ones + label, n + 1)
+        best = sum(max(ones, n - ones) for ones, n in by_count.values()) / 300
+        assert got == pytest.approx(best)
+        assert 0.5 <= got <= 1.0
+
+
+def test_the_longer_budget_continues_the_budget_run():
+    """The table's 30-epoch numbers at a long length are exactly those of a run stopped there."""
+    import dataclasses
+    from pathlib import Path
+    from coursebuild.pipeline.context import RunContext
+
+    ctx = RunContext(name="first_cell", device=torch.device("cpu"), seed=0, tiny=True,
+                     out_dir=Path("."), progress_stream=open("/dev/null", "w"))
+    cfg = dataclasses.replace(fc.Config.tiny(), n_train=200, n_test=100, epochs=2,
+                              long_lengths=(5,), long_epochs=5, stop_when_solved=False)
+    plain = fc.run_length("lstm", 5, [0, 1], dataclasses.replace(cfg, long_lengths=()), ctx)
+    longer = fc.run_length("lstm", 5, [0, 1], cfg, ctx)
+    assert "long" not in plain and longer["acc"] == plain["acc"]
+    assert longer["epochs"] == 2 and longer["long"]["epochs"] == 5
+    budget = fc.long_budget([longer], cfg)["at"]["5"]
+    assert budget["acc_seeds"] == longer["long"]["acc"] and budget["solved_seeds"] in (0, 1, 2)
+
+
+def test_the_words_follow_the_results():
+    """Solved on every seed, on some, on none: the page's clause changes with the numbers."""
+    from tutorial_code.experiments.drawing import first_cell as draw
+
+    def res(*solved):
+        at = {str(L): {"solved_seeds": k, "seeds": 2} for L, k in zip((25, 50), solved)}
+        return {"lstm": {"long": {"lengths": [25, 50], "at": at}}}
+
+    both = draw.words(res(2, 2))
+    assert both["long_0"]["en"] == "solved it on both seeds"
+    assert "slower to learn" in both["long_verdict"]["en"]
+    some = draw.words(res(2, 1))  # one seed of two is enough to show it can be learnt
+    assert some["long_1"]["en"] == "solved it on only 1 of 2 seeds"
+    assert "not every seed" in some["long_verdict"]["en"]
+    mixed = draw.words(res(2, 0))
+    assert "shorter length but not the longer" in mixed["long_verdict"]["en"]
+    none = draw.words(res(0, 0))
+    assert "none of the 2 seeds" in none["long_0"]["en"] and "did not teach" in none["long_verdict"]["en"]
+    assert "못했습니다" in none["long_0"]["ko"]

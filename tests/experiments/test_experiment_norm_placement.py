@@ -67,7 +67,7 @@ def test_tiny_run_end_to_end(tmp_path):
     for run in res["runs"].values():
         last = run["grad_norms"][str(cfg.checkpoints[-1])]
         assert run["bottom_over_top"] == pytest.approx(last[0] / last[-1])
-    for path in npl.GATES:  # every full-size gate names a key the results really have
+    for path in {**npl.GATES, **npl.CLAIMS}:  # every full-size gate and claim names a real key
         node = res
         for part in path.split("."):
             node = node[int(part)] if isinstance(node, list) else node[part]

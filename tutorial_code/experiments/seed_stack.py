@@ -48,8 +48,10 @@ class LoopedModels(nn.ModuleList):
     LSTM with block-diagonal weights also works, but ran slower on a CPU than this loop.)
     """
 
-    def forward(self, inputs: Tensor) -> Tensor:
-        return torch.stack([model(x) for model, x in zip(self, inputs)])
+    def forward(self, inputs: Tensor, only: list[int] | None = None) -> Tensor:
+        """``only``: run just these seeds (inputs then hold their slices, in that order)."""
+        models = self if only is None else [self[i] for i in only]
+        return torch.stack([model(x) for model, x in zip(models, inputs)])
 
 
 def predict(model, inputs: Tensor) -> tuple[Tensor, Tensor | None]:
@@ -59,25 +61,37 @@ def predict(model, inputs: Tensor) -> tuple[Tensor, Tensor | None]:
 
 
 def fit_binary(model, x: Tensor, y: Tensor, *, lr: float, batch_size: int, gen: torch.Generator,
-               bar, stop_when_solved: bool = False) -> dict:
+               bar, stop_when_solved: bool = False, after_epoch=None,
+               target: list[float] | None = None) -> dict:
     """Train S stacked binary classifiers with Adam, each on its own data x (S, N, …), y (S, N).
 
     ``bar`` is the epoch loop (``ctx.progress``). With ``stop_when_solved`` training ends once
-    every seed has classified its whole training set correctly during one epoch. Returns
-    ``epochs`` (passes run) and ``solved_at`` per seed (that epoch, or None).
+    every seed has classified its whole training set correctly during one epoch (or reached its
+    ``target`` training accuracy, one per seed, when given); looped models
+    (:class:`LoopedModels`) also stop training each seed as soon as it has, since skipping it
+    saves its whole cost (stacked models share every kernel, so skipping one saves nothing).
+    ``after_epoch(epochs_done)`` is called after each epoch (to evaluate at a checkpoint).
+    Returns ``epochs`` (passes run) and ``solved_at`` per seed (that epoch, or None).
     """
     S, N = y.shape
     seed_rows = torch.arange(S, device=x.device)[:, None]  # (S, 1), pairs with (S, B) indices
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     solved_at = [None] * S
+    freeze = stop_when_solved and isinstance(model, LoopedModels)
     for epoch in bar:
-        order = torch.rand(S, N, generator=gen).argsort(dim=1).to(x.device)  # a shuffle per seed
-        correct = torch.zeros(S, device=x.device)
+        # one shuffle per seed, drawn for every seed even when some are done, so that a seed's
+        # batches never depend on when the others finished
+        order = torch.rand(S, N, generator=gen).argsort(dim=1).to(x.device)
+        live = [s for s in range(S) if solved_at[s] is None] if freeze else list(range(S))
+        correct = torch.zeros(len(live), device=x.device)
         total = torch.zeros((), device=x.device)
         for i in range(0, N, batch_size):
-            idx = order[:, i : i + batch_size]  # (S, B)
-            xb, yb = x[seed_rows, idx], y[seed_rows, idx]  # (S, B, …), (S, B)
-            logits, _ = predict(model, xb)  # (S, B)
+            idx = order[live, i : i + batch_size]  # (S', B)
+            xb, yb = x[seed_rows[live], idx], y[seed_rows[live], idx]  # (S', B, …), (S', B)
+            if len(live) < S:
+                logits = model(xb, only=live)  # a solved seed gets no gradient: Adam skips it
+            else:
+                logits, _ = predict(model, xb)  # (S, B)
             loss = F.binary_cross_entropy_with_logits(logits, yb, reduction="none")
             opt.zero_grad()
             loss.mean(dim=1).sum().backward()  # summed over seeds: each gets its own gradient
@@ -85,10 +99,12 @@ def fit_binary(model, x: Tensor, y: Tensor, *, lr: float, batch_size: int, gen: 
             correct += ((logits > 0).float() == yb).sum(dim=1).detach()
             total += loss.detach().sum()
         train_acc = (correct / N).tolist()
-        bar.log(loss=total.item() / (S * N), acc=min(train_acc))
-        for s, acc in enumerate(train_acc):
-            if acc == 1.0 and solved_at[s] is None:
+        bar.log(loss=total.item() / (len(live) * N), acc=min(train_acc))
+        for s, acc in zip(live, train_acc):
+            if acc >= (1.0 if target is None else target[s]) and solved_at[s] is None:
                 solved_at[s] = epoch + 1
+        if after_epoch is not None:
+            after_epoch(epoch + 1)
         if stop_when_solved and all(a is not None for a in solved_at):
             break
     return {"epochs": epoch + 1, "solved_at": solved_at}

@@ -26,6 +26,7 @@ import tutorial_code as tc
 
 from . import model_export, translation_page
 from .cpu_threads import torch_threads
+from .gates import Claim
 from .ko_en_grammar import (ADJECTIVES, BOS, EOS, NOUNS, PAD, VERBS, Sentence, encode, example_triple,
                             has_batchim, realise, split_triples, trim, triples, vocabulary)
 
@@ -350,8 +351,13 @@ GATES = {
     "example.correct": (1, 1),            # 초파리가 사과를 먹었다 → the fly ate the apple
     "example.in_training": (0, 0),        # ... and the model never saw that combination
     "example_scrambled.correct": (1, 1),  # the object-first example too (the page reads its rows)
-    "example.verb_weight": (0.5, 1.0),    # "ate" looks mostly at "먹었다" (last layer, head mean)
-    "example.mean.0.2.2": (0.5, 1.0),     # in the first layer too: the worked example says it gets the most
-    "alignment.argmax_hit": (0.8, 1.0),   # most English words peak on the Korean word they translate
+    "alignment.argmax_hit": (0.8, 1.0),   # training learned alignments: most words peak on their translation
+}
+LESSON_1 = "docs/{lang}/lessons/why-attention.md"
+CLAIMS = {  # what lesson 1 reads into the attention weights
+    "example.verb_weight": Claim(  # "ate" looks mostly at "먹었다" (last layer, head mean)
+        0.5, 1.0, page=LESSON_1, sentence="오른쪽 \"먹었다\" 열이 진합니다."),
+    "example.mean.0.2.2": Claim(  # in the first layer too: the worked example says it gets the most
+        0.5, 1.0, page=LESSON_1, sentence="가장 큰 몫은 \"먹었다\"가 받지만, 다른 단어도 조금씩 받습니다."),
 }
 TINY_GATES = {"example.in_training": (0, 0), "test_token_acc": (0.2, 1.0), **EXPORT_GATES}

@@ -6,9 +6,9 @@ How to write an experiment is documented in ``tutorial_code/experiments/__init__
 """
 
 from .context import Progress, RunContext, pick_device
-from .errors import ExperimentError, GateError
+from .errors import ClaimError, ExperimentError, GateError
 from .registry import names
 from .runner import Outcome, Report, run_experiments
 
-__all__ = ["ExperimentError", "GateError", "Outcome", "Progress", "Report", "RunContext",
+__all__ = ["ClaimError", "ExperimentError", "GateError", "Outcome", "Progress", "Report", "RunContext",
            "names", "pick_device", "run_experiments"]

@@ -23,6 +23,10 @@ class GateError(ExperimentError):
         super().__init__(message, exit_code=1)
 
 
+class ClaimError(GateError):
+    """Training worked, but a sentence a page states (``CLAIMS``) no longer holds for the results."""
+
+
 def _rebuild(cls, message: str, exit_code: int) -> ExperimentError:
     error = ExperimentError.__new__(cls)
     ExperimentError.__init__(error, message, exit_code)

@@ -32,11 +32,11 @@ from pathlib import Path
 import torch
 
 from . import registry, store
-from tutorial_code.experiments.gates import as_gate
+from tutorial_code.experiments.gates import Claim, as_gate
 from tutorial_code.experiments.drawing.tables import column
 
 from .context import RunContext, deterministic, device_name, pick_device, seed_everything
-from .errors import ExperimentError, GateError
+from .errors import ClaimError, ExperimentError, GateError
 
 log = logging.getLogger("tutorial_code.experiments")
 
@@ -193,6 +193,7 @@ def _compute_stage(name, module, out_dir, dev, force, tiny, stream) -> tuple[str
         record, problem = store.verify_entry(final, key)
         if record is not None:
             check_gates(name, record["results"], gates_for(module, tiny), record["device"])
+            check_claims(name, record["results"], claims_for(module, tiny), record["device"])
             store.touch(final)
             return "hit", final, record
         if problem:
@@ -227,6 +228,7 @@ def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict
     # round-trip through JSON so the drawings see exactly what a cache hit would see
     results = json.loads(store.dumps(raw))
     check_gates(name, results, gates_for(module, tiny), dev.type)
+    check_claims(name, results, claims_for(module, tiny), dev.type)  # training worked: now the prose
     record = {
         "experiment": name,
         "key": key,
@@ -239,7 +241,8 @@ def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict
         "versions": store.library_versions(),
         "wall_time_s": round(wall, 3),
         "created_utc": _utc_now(),
-        "gates": gate_tree(module.GATES),  # the full-size claims, also in --tiny runs
+        "gates": gate_tree(module.GATES),  # the full-size ranges, also in --tiny runs
+        "claims": gate_tree(getattr(module, "CLAIMS", {})),
     }
     store.write_json(staging / "results.json", record)
     return record
@@ -407,6 +410,22 @@ def gate_tree(gates: dict) -> dict:
     return tree
 
 
+def claims_for(module, tiny: bool) -> dict:
+    """Full runs check ``CLAIMS``; --tiny runs ``TINY_CLAIMS`` if defined (tests), else none."""
+    return getattr(module, "TINY_CLAIMS", {}) if tiny else getattr(module, "CLAIMS", {})
+
+
+def _outside(results: dict, metric: str, gate) -> list[tuple[str, object]] | None:
+    """(label, value) of each element of ``metric`` outside ``gate``; None if it is missing."""
+    try:
+        value = lookup(results, metric)
+    except KeyError:
+        return None
+    items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+    return [(metric if i is None else f"{metric}[{i}]", v) for i, v in items
+            if not (isinstance(v, (int, float)) and not math.isnan(v) and gate.lo <= v <= gate.hi)]
+
+
 def check_gates(name: str, results: dict, gates: dict, device_kind: str = "cpu") -> None:
     """Raise GateError listing every metric outside its closed range [lo, hi].
 
@@ -418,20 +437,38 @@ def check_gates(name: str, results: dict, gates: dict, device_kind: str = "cpu")
         lo, hi = gate.lo, gate.hi
         if not gate.applies(device_kind):
             continue
-        try:
-            value = lookup(results, metric)
-        except KeyError:
+        bad = _outside(results, metric, gate)
+        if bad is None:
             failures.append(f"{name}: metric '{metric}' is missing from the results "
                             f"(gate range [{lo}, {hi}])")
-            continue
-        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
-        for i, v in items:
-            label = metric if i is None else f"{metric}[{i}]"
-            ok = isinstance(v, (int, float)) and not math.isnan(v) and lo <= v <= hi
-            if not ok:
-                failures.append(f"{name}: metric '{label}' = {v!r} is outside the gate range [{lo}, {hi}]")
+        for label, v in bad or []:
+            failures.append(f"{name}: metric '{label}' = {v!r} is outside the gate range [{lo}, {hi}]")
     if failures:
         raise GateError("metric gate failed, nothing was published:\n  " + "\n  ".join(failures))
+
+
+def check_claims(name: str, results: dict, claims: dict, device_kind: str = "cpu") -> None:
+    """Raise ClaimError naming, for every claim that no longer holds, the page and sentence.
+
+    Checked after the gates: training worked, so what failed is a sentence, not the model.
+    """
+    failures = []
+    for metric, claim in claims.items():
+        if not isinstance(claim, Claim):
+            raise ExperimentError(f"{name}.CLAIMS['{metric}'] must be a Claim(lo, hi, page=..., "
+                                  "sentence=...) so that a failure can say what to rewrite")
+        if not claim.applies(device_kind):
+            continue
+        bad = _outside(results, metric, claim)
+        where = f"rewrite on {' and '.join(claim.pages())}: «{claim.sentence}»"
+        if bad is None:
+            failures.append(f"{name}: claim '{metric}' names no result; {where}")
+        for label, v in bad or []:
+            failures.append(f"{name}: claim no longer holds: {label} = {v!r}, expected "
+                            f"[{claim.lo}, {claim.hi}]; {where}")
+    if failures:
+        raise ClaimError("a page states what these results no longer show, nothing was "
+                         "published:\n  " + "\n  ".join(failures))
 
 
 # ---------------------------------------------------------------- provenance

@@ -46,7 +46,66 @@ def tables(res: dict) -> dict:
             column("no_position_attn", head("col_no_position_attn_2"), ".4f"),
             column("uniform", head("col_uniform"), ".4f"),
         ], "rows": [r for r in rows if "no_position" in r]},
+        "long_budget": {"columns": [
+            length,
+            column("budget", head("col_budget"), ".3f"),
+            column("acc", head("col_long", epochs=res["lstm"]["long"]["max_epochs"]), ".3f"),
+            column("epochs", head("col_long_epochs"), "d"),
+            column("acc_seeds_text", head("col_long_seeds")),
+            column("solved_at_text", head("col_solved_at")),
+        ], "rows": long_rows(res)},
     }
+
+
+def long_rows(res: dict) -> list[dict]:
+    """The LSTM's longer budget beside its accuracy after the main budget, per length."""
+    long = res["lstm"]["long"]
+    return [{**long["at"][str(L)], "budget": res["at"][str(L)]["lstm"]} for L in long["lengths"]]
+
+
+def words(res: dict) -> dict:
+    """What the longer budget did, chosen from the results: ``[[word:first_cell.long_0]]``.
+
+    ``long_<i>`` for the i-th length of the longer budget (how many seeds solved it);
+    ``long_verdict``: slower to learn, or unable, within these budgets.
+    """
+    long = res["lstm"]["long"]
+    out, solved_any = {}, []
+    for i, L in enumerate(long["lengths"]):
+        at = long["at"][str(L)]
+        k, n = at["solved_seeds"], at["seeds"]
+        solved_any.append(k > 0)
+        if k == n:
+            out[f"long_{i}"] = {"ko": f"시드 {n}개 모두에서 풀었습니다",
+                                "en": "solved it on both seeds" if n == 2 else f"solved it on all {n} seeds"}
+        elif k:
+            out[f"long_{i}"] = {"ko": f"시드 {n}개 중 {k}개에서만 풀었습니다",
+                                "en": f"solved it on only {k} of {n} seeds"}
+        else:
+            out[f"long_{i}"] = {"ko": f"시드 {n}개 중 어느 것에서도 풀지 못했습니다",
+                                "en": f"solved it on none of the {n} seeds"}
+    every_seed = all(long["at"][str(L)]["solved_seeds"] == long["at"][str(L)]["seeds"]
+                     for L in long["lengths"])
+    if solved_any and all(solved_any) and not every_seed:
+        out["long_verdict"] = {
+            "ko": "이 길이들에서 LSTM은 시간을 더 주면 이 과제를 배울 수 있지만, 더 긴 예산으로도 모든 시드가 "
+                  "배우지는 못했습니다",
+            "en": "at these lengths the LSTM can learn this task given more time, though not every seed "
+                  "did even within the longer budget"}
+    elif solved_any and all(solved_any):
+        out["long_verdict"] = {
+            "ko": "이 길이들에서 LSTM은 이 과제를 못 배우는 것이 아니라, 더 느리게 배울 뿐입니다",
+            "en": "at these lengths the LSTM is slower to learn this task, not unable to learn it"}
+    elif any(solved_any):
+        out["long_verdict"] = {
+            "ko": "더 긴 예산에서 LSTM은 짧은 쪽 길이는 배웠지만 긴 쪽은 이 예산으로도 배우지 못했습니다",
+            "en": "with the longer budget the LSTM learnt the shorter length but not the longer one"}
+    else:
+        out["long_verdict"] = {
+            "ko": "더 긴 예산에서도 LSTM은 이 길이들을 배우지 못했습니다. 그래도 더 긴 예산이나 다른 설정에서 못 배운다는 증명은 아닙니다",
+            "en": "even the longer budget did not teach the LSTM these lengths, which still proves nothing "
+                  "about budgets or settings beyond it"}
+    return out
 
 
 # ---------------------------------------------------------------- figures
@@ -72,6 +131,11 @@ LABELS = {
         "col_no_position_2": "정확도 (평균)",
         "col_no_position_seeds_2": "정확도 (시드별)",
         "col_no_position_attn_2": "첫 칸 어텐션",
+        "col_budget": "LSTM, 본 예산",
+        "col_long": "LSTM, 최대 {epochs} 에포크",
+        "col_long_epochs": "실제로 학습한 에포크",
+        "col_long_seeds": "긴 예산 (시드별)",
+        "col_solved_at": "훈련 수열을 다 맞힌 에포크 (시드별)",
         "length": "수열 길이 $L$",
         "acc_title": "테스트 정확도",
         "acc_y": "정확도",
@@ -110,6 +174,11 @@ LABELS = {
         "col_no_position_2": "accuracy (mean)",
         "col_no_position_seeds_2": "accuracy (per seed)",
         "col_no_position_attn_2": "attention to cell 1",
+        "col_budget": "LSTM, main budget",
+        "col_long": "LSTM, at most {epochs} epochs",
+        "col_long_epochs": "epochs run",
+        "col_long_seeds": "longer budget (per seed)",
+        "col_solved_at": "epoch it fit every training sequence (per seed)",
         "length": "sequence length $L$",
         "acc_title": "Test accuracy",
         "acc_y": "accuracy",
