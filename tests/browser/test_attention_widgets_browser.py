@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
+from test_reversal_widget_browser import watch_console
 from test_site_browser import outside_requests
 
 from coursebuild.paths import DEFAULT_OUT
@@ -45,13 +46,6 @@ def results(built_site):
     """The figures experiment's results in the cache the site was built from."""
     out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
     return load_report(out)["figures"].record["results"]
-
-
-def watch_console(page):
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def open_widget(page, site_url, name, lang):

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from test_reversal_widget_browser import watch_console
 from test_accessibility_browser import blocking, scan
 from test_site_browser import outside_requests
 
@@ -45,13 +46,6 @@ def widgets(built_site):
     """The reversal experiment's widget data in the cache the site was built from."""
     out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
     return load_report(out)["reversal"].record["results"]["widgets"]
-
-
-def watch_console(page):
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def open_widget(page, site_url, lang, selector):

@@ -50,14 +50,7 @@
     },
   };
 
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === "text") node.textContent = attrs[k]; else node.setAttribute(k, attrs[k]);
-    });
-    (children || []).forEach(function (c) { node.appendChild(c); });
-    return node;
-  }
+  const el = CourseWidgets.el;  // widgets/common.js, loaded before this file
 
   function options(select, n, name) {
     select.replaceChildren();
