@@ -16,7 +16,7 @@ examples:
   run_experiments.py --force scaling    recompute even if cached
   run_experiments.py --tiny --out /tmp/x  seconds-long smoke run (gates: TINY_GATES only)
   TUTORIAL_DEVICE=cuda run_experiments.py
-  run_experiments.py --jobs 1           one experiment at a time (default: 2 on a CPU with 2+ cores)
+  run_experiments.py --jobs 1           one experiment at a time (default: one per core, up to 4)
 
 exit status: 0 ok, 1 a metric gate failed, 2 bad input or unusable output folder, 130 interrupted
 """
@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tiny sizes for tests: seconds per experiment, only TINY_GATES are checked")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="experiments computed at once when several miss the cache (default: env "
-                        "TUTORIAL_JOBS, else up to 2 on the CPU, 1 on a GPU)")
+                        "TUTORIAL_JOBS, else one per core up to 4 on the CPU, 1 on a GPU)")
     p.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors")
     return p
 

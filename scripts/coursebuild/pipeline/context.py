@@ -52,20 +52,32 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)  # also seeds cuda and mps
 
 
+CPU_THREADS = 1  # see deterministic()
+
+
 @contextlib.contextmanager
 def deterministic():
-    """Ask torch for deterministic kernels while an experiment runs, then restore."""
+    """Ask torch for deterministic kernels while an experiment runs, then restore.
+
+    Also one CPU thread (an experiment may ask for more around a timed part, with
+    ``experiments.cpu_threads.torch_threads``): a CPU matmul's rounding depends on how many
+    threads split it, so a fixed count gives the same numbers on any machine, whether the
+    experiment runs alone or next to another in a worker process (runner.pick_jobs).
+    """
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # needed by cuBLAS determinism
     was = torch.are_deterministic_algorithms_enabled()
     was_warn = torch.is_deterministic_algorithms_warn_only_enabled()
     bench = torch.backends.cudnn.benchmark
+    threads = torch.get_num_threads()
     torch.use_deterministic_algorithms(True, warn_only=True)
     torch.backends.cudnn.benchmark = False
+    torch.set_num_threads(CPU_THREADS)
     try:
         yield
     finally:
         torch.use_deterministic_algorithms(was, warn_only=was_warn)
         torch.backends.cudnn.benchmark = bench
+        torch.set_num_threads(threads)
 
 
 class Progress:

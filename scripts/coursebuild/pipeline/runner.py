@@ -119,10 +119,11 @@ def run_experiments(
 
 def pick_jobs(jobs: int | None, dev) -> int:
     """How many experiments compute at once: ``jobs``, else env TUTORIAL_JOBS, else one per
-    CPU core up to 2 on the CPU (most experiments train on one thread) and 1 on a GPU."""
+    CPU core, up to 4, on the CPU (each computes on one thread: context.deterministic) and 1
+    on a GPU."""
     raw = jobs if jobs is not None else os.environ.get("TUTORIAL_JOBS") or None
     if raw is None:
-        return min(2, os.cpu_count() or 1) if dev.type == "cpu" else 1
+        return min(4, os.cpu_count() or 1) if dev.type == "cpu" else 1
     try:
         n = int(raw)
     except ValueError:
@@ -149,8 +150,8 @@ def _run_locked(name, out_dir, dev, force, tiny, stream) -> Outcome:
 def _run_in_workers(names, out_dir, dev, force, tiny, jobs) -> dict[str, Outcome]:
     """Compute and draw ``names`` in ``jobs`` worker processes; {name: outcome}.
 
-    Each worker is a fresh interpreter (spawn) that seeds every experiment as a sequential run
-    does, so the numbers are the same. Experiments that time themselves (``registry.ALONE``) are
+    Each worker is a fresh interpreter (spawn) that seeds every experiment and fixes its CPU
+    threads as a sequential run does, so the numbers are the same. Experiments that time themselves (``registry.ALONE``) are
     left to the caller, which runs them on their own afterwards.
     """
     ctx = multiprocessing.get_context("spawn")
