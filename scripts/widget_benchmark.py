@@ -9,7 +9,7 @@ Serves a built site on 127.0.0.1 and opens it in Debian's chromium (Playwright):
   number input stepped, a checkbox toggled, any other focusable element sent an arrow key),
   timing from the dispatch to the first animation frame after the widget's DOM stops changing;
   prints the median per widget and per interaction kind, and the JavaScript each lesson page
-  loads (every ``extra_javascript`` file of mkdocs.yml, plus the page's widget data);
+  loads for its widgets (common.js, the scripts its widgets name, their data);
 - **decoding**: greedy decoding of one input by the lesson 8 model in the page
   (``Transformer.greedyDecode``, what the reversal widget's Decode button runs), with the bytes of
   the model weights that load when the widget comes into view; then the same for lesson 1's
@@ -34,6 +34,7 @@ from pathlib import Path
 import yaml
 
 from coursebuild.course import LESSONS
+from coursebuild.widgets import page_javascript
 
 PAGE = "lessons/encoder-decoder/"
 TRANSLATOR_PAGE = "lessons/why-attention/"
@@ -55,9 +56,6 @@ TIME_DECODING = """async ([url, digits, runs]) => {
   return {times, tokens: run.tokens.map(t => tok.names[t])};
 }"""
 
-# the JavaScript the widgets add to a page: their scripts and the in-page model's forward pass
-# (the rest of extra_javascript, KaTeX above all, was there before any widget)
-WIDGET_JS_PREFIXES = ("assets/javascripts/widgets/", "assets/javascripts/transformer.js")
 WIDGET_DATA = re.compile(r'<div class="widget"[^>]*><script type="application/json">(.*?)</script>', re.S)
 # what counts as a control of a widget, and how each kind is operated (see TIME_INTERACTIONS)
 CONTROLS = "button, select, input, [tabindex='0']"
@@ -185,8 +183,6 @@ def measure_interactions(args) -> dict:
 
     js = extra_javascript(Path(__file__).resolve().parents[1])
     js_bytes = sum((args.site / p).stat().st_size for p in js)
-    widget_js = [p for p in js if p.startswith(WIDGET_JS_PREFIXES)]
-    widget_bytes = sum((args.site / p).stat().st_size for p in widget_js)
     prefix = "" if args.lang == "ko" else "en/"
     server = serve(args.site)
     base = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -200,8 +196,8 @@ def measure_interactions(args) -> dict:
                 page.goto(base + path, wait_until="networkidle")
                 # the data as the page was served (a widget replaces its script tag once it starts)
                 html = (args.site / path / "index.html").read_text(encoding="utf-8")
-                data = [len(m.encode("utf-8")) for m in WIDGET_DATA.findall(html)]
-                pages[path] = {"data_bytes": sum(data), "widgets": len(data)}
+                pages[path] = {"bytes": page_javascript(args.site, path.strip("/")),
+                               "widgets": len(WIDGET_DATA.findall(html))}
                 for i, name in enumerate(page.eval_on_selector_all(".widget[data-widget]", "ws => ws.map(w => w.dataset.widget)")):
                     selector = f".widget[data-widget='{name}']"
                     page.locator(selector).nth(0).scroll_into_view_if_needed()  # lazy widgets start in view
@@ -212,8 +208,7 @@ def measure_interactions(args) -> dict:
     finally:
         server.shutdown()
         server.server_close()
-    return {"pages": pages, "widgets": widgets, "js_files": len(js), "js_bytes": js_bytes,
-            "widget_js_files": len(widget_js), "widget_js_bytes": widget_bytes}
+    return {"pages": pages, "widgets": widgets, "js_files": len(js), "js_bytes": js_bytes}
 
 
 def report_interactions(r: dict, runs: int) -> None:
@@ -234,13 +229,12 @@ def report_interactions(r: dict, runs: int) -> None:
         for kind, ts in sorted(kinds.items()):
             if ts:
                 print(f"      {kind:9s} median {statistics.median(ts):6.1f} ms  slowest {max(ts):6.1f} ms  (n = {len(ts)})")
-    print(f"JavaScript the widgets add per lesson page ({r['widget_js_files']} widget scripts, "
-          f"{r['widget_js_bytes']:,} bytes, + the page's widget data; budget 150,000 bytes uncompressed; "
-          f"all {r['js_files']} extra_javascript files together: {r['js_bytes']:,} bytes):")
+    print("JavaScript the widgets add per lesson page (common.js, the scripts its widgets name in "
+          "data-scripts, their data; budget 150,000 bytes uncompressed; the site's "
+          f"{r['js_files']} extra_javascript files, KaTeX included: {r['js_bytes']:,} bytes):")
     for path, p in r["pages"].items():
-        total = r["widget_js_bytes"] + p["data_bytes"]
-        print(f"  {path:36s} {total:8,} bytes = {r['widget_js_bytes']:,} + {p['data_bytes']:,} of data "
-              f"for {p['widgets']} widget(s)")
+        files = ", ".join(f"{f.rsplit('/', 1)[-1]} {n:,}" for f, n in p["bytes"].items())
+        print(f"  {path:36s} {sum(p['bytes'].values()):8,} bytes for {p['widgets']} widget(s): {files}")
 
 
 def measure(args) -> dict:
@@ -263,8 +257,7 @@ def measure(args) -> dict:
     size = lambda paths: sum((args.site / p).stat().st_size for p in paths)  # noqa: E731
     return {"input": args.digits, "output": " ".join(got["tokens"]), "runs": args.runs,
             "median_ms": statistics.median(got["times"]), "max_ms": max(got["times"]),
-            "js_bytes": size([p for p in extra_javascript(Path(__file__).resolve().parents[1])
-                              if p.startswith(WIDGET_JS_PREFIXES)]), "css_bytes": size(WIDGET_CSS),
+            "js_bytes": sum(page_javascript(args.site, PAGE.strip("/")).values()), "css_bytes": size(WIDGET_CSS),
             "weights_bytes": manifest["weights_bytes"],
             "manifest_bytes": (args.site / "assets/generated/models/reversal/reversal.json").stat().st_size,
             "translation": {"input": tr["input"], "output": " ".join(tr["tokens"]),
@@ -285,7 +278,7 @@ def main(argv=None) -> int:
     r = measure(args)
     print(f"greedy decoding of {r['input']} -> {r['output']}")
     print(f"  median of {r['runs']} runs: {r['median_ms']:.2f} ms (slowest {r['max_ms']:.2f} ms; budget 100 ms)")
-    print(f"  widget JavaScript on every page: {r['js_bytes']:,} bytes uncompressed (budget 150,000); "
+    print(f"  widget JavaScript on the lesson 8 page: {r['js_bytes']:,} bytes uncompressed (budget 150,000); "
           f"CSS: {r['css_bytes']:,} bytes")
     print(f"  loaded when the widget comes into view: weights {r['weights_bytes']:,} bytes, "
           f"manifest {r['manifest_bytes']:,} bytes")

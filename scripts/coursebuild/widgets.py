@@ -9,7 +9,11 @@ block marker::
 
 which becomes::
 
-    <div class="widget" data-widget="library"><script type="application/json">{…}</script></div>
+    <div class="widget" data-widget="library" data-scripts="library.js"><script type="application/json">{…}</script></div>
+
+``data-scripts`` names the scripts that draw it (:data:`SCRIPTS`; the forward pass first for a
+model): ``widgets/common.js``, the one widget script every page loads, loads them, so a page
+carries only the JavaScript of its own widgets.
 
 The data is what the experiment's ``run()`` returned under ``"widgets"``: the worked example
 the widget starts from, and the states the build computed with the Python package so that the
@@ -25,10 +29,25 @@ from __future__ import annotations
 
 import html
 import json
+import posixpath
+import re
+from pathlib import Path
 
 from .pages import _record, _split, _value
 
 OPTIONS = ("model",)
+# the script (in docs/assets/javascripts/widgets/) that registers each widget; a page loads only
+# the scripts of the widgets it holds (widgets/common.js reads data-scripts), and a widget with
+# |model the forward pass first
+SCRIPTS = {
+    "bottleneck": "bottleneck.js", "translator": "translator.js",              # lesson 1
+    "library": "library.js", "sdpa": "sdpa.js", "self_attention": "self_attention.js",  # 2-4
+    "multihead": "multihead.js", "sinusoid": "position.js", "position_steps": "position.js",
+    "rope": "position.js", "block": "block.js",                                 # lessons 5-7
+    "reversal": "reversal.js", "checkpoints": "checkpoints.js", "visibility": "visibility.js",  # 8
+    "n2": "cost.js", "kvcache": "cost.js",                                      # lesson 9
+}
+FORWARD_PASS = "../transformer.js"  # relative to widgets/
 
 
 def widget_marker(arg: str | None, fmt: str | None, ctx) -> str:
@@ -37,10 +56,19 @@ def widget_marker(arg: str | None, fmt: str | None, ctx) -> str:
     if fmt is not None and fmt not in OPTIONS:
         raise ValueError(f"unknown option '{fmt}' after '|'; options: {', '.join(OPTIONS)}")
     data = _value(_record(ctx.results, exp), f"widgets.{name}", exp)
-    attrs = f' data-widget="{html.escape(name.rsplit(".", 1)[-1])}"'
+    widget = name.rsplit(".", 1)[-1]
+    attrs = f' data-widget="{html.escape(widget)}" data-scripts="{" ".join(scripts(widget, fmt == "model"))}"'
     if fmt == "model":
         attrs += f' data-model="{html.escape(exp)}"'
     return f'<div class="widget"{attrs}><script type="application/json">{to_script_json(data)}</script></div>'
+
+
+def scripts(widget: str, model: bool = False) -> list[str]:
+    """The scripts a page with ``widget`` loads, in order (relative to assets/javascripts/widgets/)."""
+    if widget not in SCRIPTS:
+        raise KeyError(f"no script registers the widget '{widget}'; add it to SCRIPTS in "
+                       f"scripts/coursebuild/widgets.py (widgets: {', '.join(sorted(SCRIPTS))})")
+    return ([FORWARD_PASS] if model else []) + [SCRIPTS[widget]]
 
 
 def to_script_json(data) -> str:
@@ -48,3 +76,20 @@ def to_script_json(data) -> str:
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+WIDGETS_DIR = "assets/javascripts/widgets"
+_SCRIPTS_ATTR = re.compile(r'data-scripts="([^"]*)"')
+_DATA = re.compile(r'<div class="widget"[^>]*><script type="application/json">(.*?)</script>', re.S)
+
+
+def page_javascript(site: Path, page: str) -> dict[str, int]:
+    """{file: bytes} of the JavaScript the widgets add to one built page (``page``: its folder
+    in ``site``): common.js, every script its widgets' data-scripts name, and their data."""
+    html = (Path(site) / page / "index.html").read_text(encoding="utf-8")
+    files = [f"{WIDGETS_DIR}/common.js"]
+    for attr in _SCRIPTS_ATTR.findall(html):
+        files += [posixpath.normpath(f"{WIDGETS_DIR}/{f}") for f in attr.split()]
+    sizes = {f: (Path(site) / f).stat().st_size for f in dict.fromkeys(files)}
+    sizes["(widget data in the page)"] = sum(len(d.encode("utf-8")) for d in _DATA.findall(html))
+    return sizes

@@ -1,7 +1,9 @@
 // What every lesson widget shares: registration, the page's language, the build's data, elements.
 //
-// A page holds <div class="widget" data-widget="NAME"><script type="application/json">…</script></div>
-// (the [[widget:experiment.NAME]] marker, scripts/coursebuild/widgets.py). A widget script calls
+// A page holds <div class="widget" data-widget="NAME" data-scripts="FILE.js"><script
+// type="application/json">…</script></div> (the [[widget:experiment.NAME]] marker,
+// scripts/coursebuild/widgets.py). This file, the only widget script every page loads, loads the
+// scripts named in data-scripts (next to it, in order), and each of them calls
 //
 //   CourseWidgets.register("NAME", function (root, ctx) { … });
 //
@@ -94,6 +96,39 @@ window.CourseWidgets = (function () {
     select.replaceChildren();
     for (let i = 1; i <= n; i++) select.appendChild(el("option", { value: String(i - 1), text: name(i) }));
   }
+
+  // ---- loading: a page carries only its own widgets' scripts (data-scripts, in order)
+
+  // where this file was loaded from: the widget scripts sit next to it
+  const BASE = document.currentScript ? document.currentScript.src.replace(/[^/]*$/, "") : "";
+  const loaded = {};
+
+  function load(file) {
+    if (!loaded[file]) {
+      loaded[file] = new Promise(function (resolve, reject) {
+        const script = el("script", { src: BASE + file });
+        script.onload = resolve;
+        script.onerror = function () { reject(new Error("could not load " + file)); };
+        document.head.appendChild(script);
+      });
+    }
+    return loaded[file];
+  }
+
+  function loadScripts() {
+    document.querySelectorAll(".widget[data-scripts]").forEach(function (root) {
+      root.dataset.scripts.split(" ").filter(Boolean).reduce(function (before, file) {
+        return before.then(function () { return load(file); });  // the forward pass before its widget
+      }, Promise.resolve()).catch(function (error) {
+        root.dataset.state = "error";
+        root.appendChild(el("p", { class: "widget-status", role: "status", text: String(error.message) }));
+      });
+    });
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(loadScripts);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", loadScripts);
+  else loadScripts();
 
   return { register: register, el: el, lang: lang, data: data,
            matrixTable: matrixTable, weightCell: weightCell, options: options };
