@@ -155,15 +155,25 @@ def save(fig, outdir: Path, name: str) -> Path:
     """Save ``fig`` as ``outdir/name.png`` atomically (bytes are reproducible), close it.
 
     The figure is first sized for the page's content column (:func:`fit_to_column`); the PNG
-    records its smallest text, in its own pixels, as ``min-text-px``.
+    records its smallest text, in its own pixels, as ``min-text-px``, and keeps 256 colours.
     """
+    from PIL import Image, PngImagePlugin
+
     dpi, text_px = fit_to_column(fig)
     buf = io.BytesIO()
-    # no Software/date metadata: identical figures give identical bytes
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None, "min-text-px": f"{text_px:.2f}"})
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     _pyplot().close(fig)
+    # 256 colours without dithering look the same for these flat plots and take about a third
+    # of the bytes (a lesson page stays under 1.5 MB); no Software/date metadata, so identical
+    # figures give identical bytes
+    info = PngImagePlugin.PngInfo()
+    info.add_text("min-text-px", f"{text_px:.2f}")
+    with Image.open(buf) as png:
+        small = png.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, format="PNG", optimize=True, pnginfo=info)
     path = Path(outdir) / f"{name}.png"
-    path.write_bytes(buf.getvalue())  # into a staging folder that the pipeline promotes by rename
+    path.write_bytes(out.getvalue())  # into a staging folder that the pipeline promotes by rename
     return path
 
 
