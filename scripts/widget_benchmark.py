@@ -6,7 +6,7 @@ Serves a built site on 127.0.0.1 and opens it in Debian's chromium (Playwright):
 - **interactions** (every widget, found by itself): on every lesson page, every
   ``.widget[data-widget]`` is scrolled into view until it is ready, then each of its controls
   is operated ``--runs`` times (a button clicked, a select moved to its next option, a range or
-  number input stepped, a checkbox toggled, any other focusable element sent an arrow key),
+  number input stepped, a checkbox toggled, a radio group moved on, any other focusable element sent an arrow key),
   timing from the dispatch to the first animation frame after the widget's DOM stops changing;
   prints the median per widget and per interaction kind, and the JavaScript each lesson page
   loads for its widgets (common.js, the scripts its widgets name, their data);
@@ -69,9 +69,11 @@ TIME_INTERACTIONS = """async ([selector, controls, runs]) => {
   // a frame's callbacks run before it paints; the timeout after it runs once it has painted
   const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)));
   const kindOf = (c) => c.tagName === "BUTTON" ? "button" : c.tagName === "SELECT" ? "select"
-    : c.tagName === "INPUT" ? (["range", "number", "checkbox"].includes(c.type) ? c.type : "text") : "key";
+    : c.tagName === "INPUT" ? (["range", "number", "checkbox", "radio"].includes(c.type) ? c.type : "text") : "key";
   function operate(c, kind, n) {
     if (kind === "button" || kind === "checkbox") c.click();
+    else if (kind === "radio") { const group = [...root.querySelectorAll(`input[type=radio][name="${c.name}"]`)];
+                                 group[(group.indexOf(c) + 1 + n) % group.length].click(); }
     else if (kind === "select") { c.selectedIndex = (c.selectedIndex + 1) % c.options.length; c.dispatchEvent(new Event("change", {bubbles: true})); }
     else if (kind === "range" || kind === "number") {
       const up = c.max === "" || Number(c.value) < Number(c.max);

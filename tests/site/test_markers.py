@@ -289,26 +289,29 @@ def test_mkdocs_build_fills_markers_and_fails_on_a_misspelt_one_with_page_and_li
 # ---------------------------------------------------------------- widgets
 
 def test_a_widget_marker_hands_the_page_the_experiments_widget_data():
-    RESULTS["scaling"]["results"]["widgets"] = {"peak": {"d_k": [8, 512], "note": "</script><b>"}}
+    RESULTS["scaling"]["results"]["widgets"] = {"sdpa": {"d_k": [8, 512], "note": "</script><b>"}}
     try:
-        out = render("Text.\n\n[[widget:scaling.peak]]\n\nMore.")
-        model = render("[[widget:scaling.peak|model]]")
+        out = render("Text.\n\n[[widget:scaling.sdpa]]\n\nMore.")
+        model = render("[[widget:scaling.sdpa|model]]")
     finally:
         del RESULTS["scaling"]["results"]["widgets"]
     html = out.split("\n\n")[1]
-    assert html.startswith('<div class="widget" data-widget="peak"><script type="application/json">')
-    payload = html.removeprefix('<div class="widget" data-widget="peak"><script type="application/json">')
-    payload = payload.removesuffix("</script></div>")
+    head = '<div class="widget" data-widget="sdpa" data-scripts="sdpa.js"><script type="application/json">'
+    assert html.startswith(head)
+    payload = html.removeprefix(head).removesuffix("</script></div>")
     assert "</" not in payload and json.loads(payload) == {"d_k": [8, 512], "note": "</script><b>"}
-    assert model.startswith('<div class="widget" data-widget="peak" data-model="scaling">')
+    # a model's widget loads the forward pass first
+    assert model.startswith('<div class="widget" data-widget="sdpa" data-scripts="../transformer.js sdpa.js" '
+                            'data-model="scaling">')
 
 
 def test_a_widget_marker_names_the_widgets_that_exist_and_its_options():
-    RESULTS["scaling"]["results"]["widgets"] = {"peak": {}}
+    RESULTS["scaling"]["results"]["widgets"] = {"sdpa": {}, "peak": {}}
     try:
-        assert "Did you mean 'peak'" in fails("[[widget:scaling.peek]]", "has no result 'peek'")
-        fails("[[widget:scaling.peak|modle]]", "unknown option 'modle'.*model")
-        fails("See [[widget:scaling.peak]] here.", "must stand alone on its line")
+        assert "Did you mean 'sdpa'" in fails("[[widget:scaling.sdpaa]]", "has no result 'sdpaa'")
+        fails("[[widget:scaling.sdpa|modle]]", "unknown option 'modle'.*model")
+        fails("See [[widget:scaling.sdpa]] here.", "must stand alone on its line")
+        fails("[[widget:scaling.peak]]", "no script registers the widget 'peak'.*SCRIPTS")
     finally:
         del RESULTS["scaling"]["results"]["widgets"]
 
