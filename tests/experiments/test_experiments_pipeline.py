@@ -1,6 +1,6 @@
 """The experiment pipeline: cache, gates, atomic writes, bad input, the MkDocs hook's errors.
 
-The page markers that read its results are tested in tests/site/test_markers.py.
+The page markers that read its results are tested in tests/pages/test_markers.py.
 
 Everything runs the `scaling` experiment at --tiny size in a temporary output folder.
 """

@@ -30,7 +30,7 @@ AFTER_I18N = -200
 BEFORE_I18N = 0
 
 # the versions every workaround here was written for and checked against; requirements.txt
-# pins the same (tests/site/test_workarounds.py checks that they agree)
+# pins the same (tests/pages/test_workarounds.py checks that they agree)
 WRITTEN_FOR = {
     "mkdocs": "1.6.1",
     "mkdocs-material": "9.8.2",

@@ -1,7 +1,7 @@
 """The lesson lab notebooks and the lessons' "Run this" snippets.
 
 Sources render in both languages with the package's code pulled in (what the included objects
-need comes with them: tests/site/test_notebook_dependencies.py) and the same code in each;
+need comes with them: tests/pages/test_notebook_dependencies.py) and the same code in each;
 bad sources fail with a message that names the file and line; the downloadable notebooks of
 the built site run top to bottom in a fresh kernel in an empty folder without this repository
 on ``sys.path``; the rendered notebook pages hold executed cells (the static-i18n /
