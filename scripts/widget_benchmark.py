@@ -110,7 +110,9 @@ TIME_INTERACTIONS = """async ([selector, controls, runs]) => {
       times.push(end - t0);
       works.push(work);
     }
-    out.push({index: i, kind, times, works});
+    const c = root.querySelectorAll(controls)[i], label = c && c.id && root.querySelector(`label[for="${c.id}"]`);
+    const name = c ? (c.getAttribute("aria-label") || (label && label.textContent) || (c.tagName === "BUTTON" && c.textContent) || c.name || c.tagName.toLowerCase()) : "";
+    out.push({index: i, kind, name: name.trim().slice(0, 40), times, works});
   }
   return out;
 }"""
@@ -231,6 +233,10 @@ def report_interactions(r: dict, runs: int) -> None:
         for kind, ts in sorted(kinds.items()):
             if ts:
                 print(f"      {kind:9s} median {statistics.median(ts):6.1f} ms  slowest {max(ts):6.1f} ms  (n = {len(ts)})")
+        for c in controls:  # name the controls over budget (a button that runs a model, say)
+            if c["times"] and statistics.median(c["times"]) > 50:
+                print(f"      over 50 ms: {c['kind']} \"{c['name']}\", median {statistics.median(c['times']):.1f} ms "
+                      f"(n = {len(c['times'])})")
     print("JavaScript the widgets add per lesson page (common.js, the scripts its widgets name in "
           "data-scripts, their data; budget 150,000 bytes uncompressed; the site's "
           f"{r['js_files']} extra_javascript files, KaTeX included: {r['js_bytes']:,} bytes):")

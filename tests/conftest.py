@@ -35,10 +35,8 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """Build the site once per session into a temp dir and return that dir."""
-    site = tmp_path_factory.mktemp("site")
+def _build_site(site: Path) -> None:
+    """``mkdocs build --strict`` into ``site``; a failed build fails the test that asked."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
@@ -48,8 +46,51 @@ def built_site(tmp_path_factory) -> Path:
         text=True,
     )
     if result.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
+        raise RuntimeError(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, request) -> Path:
+    """Build the site once per test run into a temp dir and return that dir.
+
+    With pytest-xdist's workers (pytest.ini: ``-n``), the first worker to ask builds it into
+    the run's shared temp dir while the others wait on a file lock, and all of them use it; a
+    failed build is written down there, so the others report it instead of building again.
+    """
+    if not hasattr(request.config, "workerinput"):  # one process (-n 0, or -p no:xdist)
+        site = tmp_path_factory.mktemp("site")
+        try:
+            _build_site(site)
+        except RuntimeError as exc:
+            pytest.fail(str(exc), pytrace=False)
+        return site
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent  # the same for every worker of this run
+    site, failed = shared / "site", shared / "site-failed.txt"
+    with FileLock(str(shared / "site.lock")):
+        if not failed.exists() and not (site / "index.html").exists():
+            try:
+                _build_site(site)
+            except RuntimeError as exc:
+                failed.write_text(str(exc), encoding="utf-8")
+    if failed.exists():
+        pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
     return site
+
+
+def pytest_collection_modifyitems(config, items):
+    """Order the run for two or more workers: the first module that needs the built site goes
+    first (its worker builds the site), then every module that does not need it, then the
+    other site modules, so no worker waits idle for the build. Within a module the order stays."""
+    def module(item):
+        return item.nodeid.split("::")[0]
+
+    site_modules = [module(i) for i in items if "built_site" in getattr(i, "fixturenames", ())]
+    if not site_modules:
+        return
+    first, needs_site = site_modules[0], set(site_modules)
+    items.sort(key=lambda i: 0 if module(i) == first else 2 if module(i) in needs_site else 1)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

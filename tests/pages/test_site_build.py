@@ -159,8 +159,7 @@ def _top_level_imports() -> set[str]:
 # pinned, neither imported nor a dependency of something that is, and still needed: why
 RUN_NOT_IMPORTED = {
     "ipykernel": "the python3 kernel that nbclient starts to execute the lab notebooks",
-    # another branch enables it in mkdocs.yml (issue 10); then this entry can go
-    "mkdocs-glightbox": "pinned for the figures' lightbox, not enabled yet",
+    "pytest-xdist": "the pytest plugin behind pytest.ini's -n (pytest loads it by its entry point)",
 }
 
 

@@ -105,12 +105,13 @@ def run_experiments(
     out_dir = store.check_writable(out if out is not None else store.DEFAULT_OUT)
     report = Report(out=out_dir)
     jobs = pick_jobs(jobs, dev)
-    misses = [n for n in selected if force or not _cached(n, out_dir, dev, tiny)]
+    keys = {n: _compute_key(n, dev, tiny) for n in selected}  # once: the source scan is not free
+    misses = [n for n in selected if force or not _cached(n, keys[n], out_dir)]
     together = [n for n in misses if n not in registry.ALONE] if jobs > 1 else []
-    done = _run_in_workers(together, out_dir, dev, force, tiny, jobs) if len(together) > 1 else {}
+    done = _run_in_workers(together, keys, out_dir, dev, force, tiny, jobs) if len(together) > 1 else {}
     for name in selected:
         if name not in done:
-            done[name] = _run_locked(name, out_dir, dev, force, tiny, progress_stream)
+            done[name] = _run_locked(name, keys[name], out_dir, dev, force, tiny, progress_stream)
         report.outcomes.append(done[name])
     report.provenance = provenance(report, dev, device, tiny, time.perf_counter() - t_start)
     store.write_json(out_dir / "provenance.json", report.provenance)
@@ -133,21 +134,25 @@ def pick_jobs(jobs: int | None, dev) -> int:
     return n
 
 
-def _cached(name, out_dir, dev, tiny) -> bool:
-    """Whether ``name``'s compute entry is a valid hit (its drawings may still be missing)."""
+def _compute_key(name, dev, tiny) -> tuple[str, dict]:
+    """(key, parts) of ``name``'s compute entry (store.cache_key of its config and sources)."""
     module = registry.load(name)
     cfg = module.Config.tiny() if tiny else module.Config()
-    key, _ = store.cache_key(name, dataclasses.asdict(cfg), dev.type)
-    return store.verify_entry(store.entry_dir(out_dir, name, key), key)[0] is not None
+    return store.cache_key(name, dataclasses.asdict(cfg), dev.type)
 
 
-def _run_locked(name, out_dir, dev, force, tiny, stream) -> Outcome:
+def _cached(name, key: tuple[str, dict], out_dir) -> bool:
+    """Whether ``name``'s compute entry is a valid hit (its drawings may still be missing)."""
+    return store.verify_entry(store.entry_dir(out_dir, name, key[0]), key[0])[0] is not None
+
+
+def _run_locked(name, key, out_dir, dev, force, tiny, stream) -> Outcome:
     wait = lambda lock: log.info("%s: waiting for another run to release %s", name, lock)  # noqa: E731
     with store.locked(out_dir, name, on_wait=wait):
-        return _run_one(name, out_dir, dev, force, tiny, stream)
+        return _run_one(name, key, out_dir, dev, force, tiny, stream)
 
 
-def _run_in_workers(names, out_dir, dev, force, tiny, jobs) -> dict[str, Outcome]:
+def _run_in_workers(names, keys, out_dir, dev, force, tiny, jobs) -> dict[str, Outcome]:
     """Compute and draw ``names`` in ``jobs`` worker processes; {name: outcome}.
 
     Each worker is a fresh interpreter (spawn) that seeds every experiment and fixes its CPU
@@ -159,7 +164,7 @@ def _run_in_workers(names, out_dir, dev, force, tiny, jobs) -> dict[str, Outcome
     log.info("computing %s in %d processes", ", ".join(names), jobs)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
                              initargs=(level,)) as pool:
-        futures = {n: pool.submit(_run_locked, n, out_dir, dev, force, tiny, None) for n in names}
+        futures = {n: pool.submit(_run_locked, n, keys[n], out_dir, dev, force, tiny, None) for n in names}
         try:
             return {n: f.result() for n, f in futures.items()}
         except BaseException:
@@ -173,20 +178,21 @@ def _worker_init(level: int) -> None:
     logging.getLogger("tutorial_code").setLevel(level)
 
 
-def _run_one(name, out_dir, dev, force, tiny, stream) -> Outcome:
+def _run_one(name, key, out_dir, dev, force, tiny, stream) -> Outcome:
     t0 = time.perf_counter()
     module = registry.load(name)
-    status, entry, record = _compute_stage(name, module, out_dir, dev, force, tiny, stream)
+    status, entry, record = _compute_stage(name, module, key, out_dir, dev, force, tiny, stream)
     drawing_status, drawing, drawn = _draw_stage(name, entry, record, out_dir, force)
     record = {**record, **drawn}
     return Outcome(name, status, entry, record, time.perf_counter() - t0, drawing, drawing_status)
 
 
-def _compute_stage(name, module, out_dir, dev, force, tiny, stream) -> tuple[str, Path, dict]:
-    """(status, entry, record) of the compute cache: reuse a valid entry or run and publish."""
+def _compute_stage(name, module, key, out_dir, dev, force, tiny, stream) -> tuple[str, Path, dict]:
+    """(status, entry, record) of the compute cache: reuse a valid entry or run and publish.
+    ``key``: (key, parts) from :func:`_compute_key`, worked out once per run."""
     cfg = module.Config.tiny() if tiny else module.Config()
     config = dataclasses.asdict(cfg)
-    key, parts = store.cache_key(name, config, dev.type)
+    key, parts = key
     final = store.entry_dir(out_dir, name, key)
     store.clean_stale(out_dir, name)
     status = "miss"

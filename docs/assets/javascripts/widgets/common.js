@@ -97,6 +97,34 @@ window.CourseWidgets = (function () {
     for (let i = 1; i <= n; i++) select.appendChild(el("option", { value: String(i - 1), text: name(i) }));
   }
 
+  // steadyHeight(box, states, draw, current): keep box as tall as its tallest state, so that
+  // moving between states never moves the page below it. (A lesson page is long: when a widget
+  // changes height, the browser lays out everything after it again, and the redraw misses a
+  // frame.) draw(s) fills box with state s, current() names the state to show again. Measured
+  // once the widget is shown, and again when the box's width changes (wrapping changes heights);
+  // in the next frame, since a size changed inside a ResizeObserver callback is an error. Not on
+  // a phone (a box narrower than STEADY_MIN_PX): there the states stack, a reserved box would be
+  // mostly empty, and the page may move.
+  const STEADY_MIN_PX = 600;
+  function steadyHeight(box, states, draw, current) {
+    let width = -1;
+    function measure() {
+      const now = current();
+      box.style.minHeight = "";
+      if (box.clientWidth < STEADY_MIN_PX) return;
+      let tallest = 0;
+      states.forEach(function (s) { draw(s); tallest = Math.max(tallest, box.offsetHeight); });
+      box.style.minHeight = tallest + "px";
+      draw(now);
+    }
+    if (!window.ResizeObserver) return;
+    new ResizeObserver(function () {
+      if (box.clientWidth === width || box.clientWidth === 0) return;
+      width = box.clientWidth;
+      requestAnimationFrame(measure);
+    }).observe(box);
+  }
+
   // ---- loading: a page carries only its own widgets' scripts (data-scripts, in order)
 
   // where this file was loaded from: the widget scripts sit next to it
@@ -131,5 +159,5 @@ window.CourseWidgets = (function () {
   else loadScripts();
 
   return { register: register, el: el, lang: lang, data: data,
-           matrixTable: matrixTable, weightCell: weightCell, options: options };
+           matrixTable: matrixTable, weightCell: weightCell, options: options, steadyHeight: steadyHeight };
 })();

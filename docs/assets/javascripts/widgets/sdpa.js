@@ -81,7 +81,7 @@
       "data-matrix": JSON.stringify(M.map(function (r) { return r.map(function (x) { return isFinite(x) ? x : null; }); })) });
     table.appendChild(el("caption", { text: label }));
     const wide = name === "Q" || name === "K" || name === "V" || name === "output";
-    table.appendChild(el("tr", {}, [el("th", { text: "" })].concat(M[0].map(function (_, j) {
+    table.appendChild(el("tr", {}, [el("td", { text: "" })].concat(M[0].map(function (_, j) {
       return el("th", { scope: "col", text: wide ? t.dim(j + 1) : t.col(j + 1) });
     }))));
     M.forEach(function (row, i) {
@@ -96,14 +96,21 @@
     return table;
   }
 
-  function render(state) {
-    const t = state.t, el = state.el, d = state.data, ui = state.ui, i = state.step, n = t.steps.length - 1;
+  // step i's matrices, and the note on blocked cells; the note keeps its line when it does not
+  // apply (hidden), so the widget's height does not change with the mask
+  function drawStep(state, i) {
+    const t = state.t, el = state.el, d = state.data, ui = state.ui;
     const r = steps(d, ui.mask.value === "causal");
     const shown = [[["Q", d.Q, "Q"], ["K", d.K, "K"], ["V", d.V, "V"]], [["scores", r.scores, "QKᵀ"]],
       [["scaled", r.scaled, "QKᵀ / √" + d.Q[0].length]], [["masked", r.masked, ui.mask.value === "causal" ? t.causal : t.none]],
       [["weights", r.weights, "softmax"]], [["output", r.output, "softmax · V"]]][i];
     ui.view.replaceChildren.apply(ui.view, shown.map(function (m) { return matrix(el, t, m[0], m[1], m[2]); }));
-    ui.note.textContent = i === 3 || (i > 3 && ui.mask.value === "causal") ? t.blocked : "";
+    ui.note.hidden = !(i === 3 || (i > 3 && ui.mask.value === "causal"));
+  }
+
+  function render(state) {
+    const t = state.t, ui = state.ui, i = state.step, n = t.steps.length - 1;
+    drawStep(state, i);
     ui.where.textContent = t.step(i + 1, n + 1, t.steps[i]);
     ui.prev.disabled = i === 0;
     ui.next.disabled = i === n;
@@ -128,7 +135,7 @@
       next: el("button", { type: "button", class: "md-button md-button--primary", text: t.next }),
       mask: el("select", { id: uid + "-mask" }, [el("option", { value: "none", text: t.none }), el("option", { value: "causal", text: t.causal })]),
       where: el("p", { class: "widget-status", role: "status", "aria-live": "polite" }),
-      view: el("div", { class: "widget-matrices" }), note: el("p", { class: "widget-label" }),
+      view: el("div", { class: "widget-matrices" }), note: el("p", { class: "widget-label widget-note", text: t.blocked }),
       dk: el("input", { id: uid + "-dk", type: "range", min: "0", max: String(sweep.d_k.length - 1), step: "1", value: "0" }),
       dkValue: el("output", { for: uid + "-dk" }),
       sweepStatus: el("p", { class: "widget-status", role: "status", "aria-live": "polite" }),
@@ -162,5 +169,7 @@
     ui.dk.addEventListener("input", function () { renderSweep(state); });
     render(state);
     renderSweep(state);
+    window.CourseWidgets.steadyHeight(ui.view, t.steps.map(function (_, i) { return i; }),
+      function (i) { drawStep(state, i); }, function () { return state.step; });
   });
 })();

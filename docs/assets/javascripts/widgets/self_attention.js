@@ -97,7 +97,7 @@
       });
       return b;
     }));
-    const head = el("tr", {}, [el("th", { text: "" })].concat(r.words.map(function (w) { return el("th", { scope: "col", text: name(w) }); })));
+    const head = el("tr", {}, [el("td", { text: "" })].concat(r.words.map(function (w) { return el("th", { scope: "col", text: name(w) }); })));
     ui.weights.replaceChildren(el("caption", { text: t.weights }), head);
     ui.weights.dataset.matrix = JSON.stringify(r.weights);
     r.weights.forEach(function (row, i) {

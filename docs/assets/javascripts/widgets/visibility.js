@@ -104,11 +104,13 @@
       maps: el("div", { class: "widget-maps" }),
     };
     const fieldset = el("fieldset", { class: "widget-controls" }, [el("legend", { text: t.legend })].concat(radios));
-    root.replaceChildren(el("p", { class: "widget-title", text: t.title }), fieldset, ui.status,
-      el("p", { class: "widget-label", text: t.key }), ui.maps);
+    const panel = el("div", {}, [ui.status, el("p", { class: "widget-label", text: t.key }), ui.maps]);
+    root.replaceChildren(el("p", { class: "widget-title", text: t.title }), fieldset, panel);
     const state = { root: root, ui: ui, t: t, data: d };
     fieldset.addEventListener("change", function (event) { render(state, event.target.value); });
     root.querySelector('input[value="' + d.initial + '"]').checked = true;
     render(state, d.initial);
+    window.CourseWidgets.steadyHeight(panel, d.order, function (v) { render(state, v); },
+      function () { return root.dataset.variant; });
   });
 })();
