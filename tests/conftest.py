@@ -36,7 +36,7 @@ CHROMIUM_ARGS = [
 
 
 def _build_site(site: Path) -> None:
-    """``mkdocs build --strict`` into ``site``; a failed build fails the test that asked."""
+    """``mkdocs build --strict`` into ``site``; RuntimeError with mkdocs' output if it fails."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
@@ -126,6 +126,37 @@ def browser():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+PHONE = {"width": 390, "height": 844}  # CSS px: the phone every widget must fit
+
+# what sticks out on a phone: the page wider than the screen, the widget past the screen's
+# right edge or wider than its box, or one of its scroll boxes (.widget-map, .widget-scroll)
+# that would have to scroll; [] when the widget fits
+FITS_A_PHONE = """(selector) => {
+  const w = document.querySelector(selector), width = document.documentElement.clientWidth, out = []
+  if (document.documentElement.scrollWidth > width) out.push(`page ${document.documentElement.scrollWidth} > ${width} px`)
+  if (w.getBoundingClientRect().right > width) out.push(`widget's right edge at ${w.getBoundingClientRect().right} px`)
+  if (w.scrollWidth > w.clientWidth) out.push(`widget ${w.scrollWidth} > ${w.clientWidth} px`)
+  for (const box of w.querySelectorAll('.widget-map, .widget-scroll'))
+    if (box.scrollWidth > box.clientWidth) out.push(`${box.className} ${box.scrollWidth} > ${box.clientWidth} px`)
+  return out
+}"""
+
+
+@pytest.fixture
+def phone_page(browser):
+    """A new page the size of a phone (:data:`PHONE`), in its own context: only 127.0.0.1 is
+    reachable, and ``page.errors`` collects console errors and uncaught exceptions."""
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    context.route("**/*", lambda r: r.continue_() if urlsplit(r.request.url).hostname == "127.0.0.1"
+                  else r.abort())
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    yield page
+    context.close()
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import FITS_A_PHONE
 from test_reversal_widget_browser import watch_console
 from test_site_browser import outside_requests
 
@@ -161,24 +162,12 @@ def test_visibility_masks_equal_pythons_by_keyboard(site_page, site_url, widgets
 
 
 @pytest.mark.parametrize("lang", PAGES)
-def test_phone_width_has_no_horizontal_scroll(browser, site_url, lang):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
-    context.route("**/*", lambda r: r.continue_() if "127.0.0.1" in r.request.url else r.abort())
-    page = context.new_page()
-    try:
-        errors = watch_console(page)
-        for selector in (SLIDER, MASKS):
-            open_widget(page, site_url, lang, selector)
-            widths = page.evaluate(f"""(() => {{ const w = document.querySelector('{selector}');
-                const maps = Array.from(w.querySelectorAll('.widget-map'));
-                return [document.documentElement.scrollWidth, document.documentElement.clientWidth,
-                        w.getBoundingClientRect().right,
-                        Math.max(...maps.map((m) => m.scrollWidth - m.clientWidth))]; }})()""")
-            page_width, viewport, right, overflow = widths
-            assert page_width <= viewport and right <= 390 and overflow <= 0, (selector, widths)
-        assert page.locator(f"{SLIDER} input[type=range]").is_visible() and errors == []
-    finally:
-        context.close()
+def test_phone_width_has_no_horizontal_scroll(phone_page, site_url, lang):
+    page = phone_page
+    for selector in (SLIDER, MASKS):
+        open_widget(page, site_url, lang, selector)
+        assert page.evaluate(FITS_A_PHONE, selector) == [], selector
+    assert page.locator(f"{SLIDER} input[type=range]").is_visible() and page.errors == []
 
 
 def test_without_javascript_the_static_figures_and_numbers_remain(browser, site_url, widgets):
