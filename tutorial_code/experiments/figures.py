@@ -38,6 +38,7 @@ class Config:
     library_values: tuple = ((10.0, 0.0), (0.0, 10.0), (6.0, 6.0))  # contents v_1..v_3
     query_one: tuple = (4.0, 0.0)    # a slip that asks for topic 1 only
     query_both: tuple = (1.0, 1.0)   # a slip "curious about both"
+    query_sharp: tuple = (16.0, 0.0)  # answer 2.3: the topic-1 slip made longer, keys unchanged
     stretch: float = 10.0            # assignment 1: vectors this many times longer (or wider)
     # lesson 3: L = 4 queries and keys of width d_k = 4 (small integers, so QKᵀ is easy by hand)
     sdpa_q: tuple = ((2, 0, 1, 0), (0, 2, 0, 1), (1, 1, 0, 0), (0, 0, 1, 2))
@@ -82,6 +83,7 @@ GATES = {
     "library.max_blend_vs_weighted_sum_diff": (0.0, 1e-12), # output = Σ w_i v_i
     "library.one.top_book": (1, 1),                          # the topic-1 slip picks book 1 ...
     "library.both.max_weight": (0.0, 0.6),                   # ... the "both" slip blends
+    "library.sharp.max_weight": (0.99, 1.0),                 # answer 2.3: a longer slip reads ~one book
     "library.both.weight_sum": (1.0 - 1e-12, 1.0 + 1e-12),
     "library.stretch.max_longer_unscaled": (0.99, 1.0),      # unscaled ×10 piles onto one book
     "library.stretch.max_wider_unscaled": (0.99, 1.0),
@@ -121,7 +123,8 @@ def error_message(fn) -> str:
 def run(cfg: Config, ctx) -> dict:
     gen = ctx.generator()
     lib = we.library([list(k) for k in cfg.library_keys], [list(v) for v in cfg.library_values],
-                     {"one": list(cfg.query_one), "both": list(cfg.query_both)}, cfg.stretch)
+                     {"one": list(cfg.query_one), "both": list(cfg.query_both),
+                      "sharp": list(cfg.query_sharp)}, cfg.stretch)
     lib["stretch"].update(stretch_longer(lib))
     sdpa = we.sdpa_steps(cfg.sdpa_q, cfg.sdpa_k, cfg.sdpa_v)
     vectors = {w: list(v) for w, v in cfg.toy_vectors}

@@ -113,6 +113,13 @@ def steps_per_epoch(cfg: Config) -> int:
     return cfg.epoch_size // cfg.batch_size
 
 
+def paper_noam() -> dict:
+    """The paper's own warm-up schedule for its base model (§5.3): D = 512, 4,000 warm-up steps;
+    its peak, D^-0.5 · w^-0.5, is reached at the last warm-up step."""
+    d_model, warmup = 512, 4_000
+    return {"d_model": d_model, "warmup": warmup, "peak_lr": d_model ** -0.5 * warmup ** -0.5}
+
+
 def noam_warmup(cfg: Config) -> int:
     """Warm-up steps of the paper's schedule: the paper's fraction of this recipe's step budget."""
     return max(1, round(cfg.noam_warmup_fraction * (cfg.compare_cap // cfg.batch_size)))
@@ -332,8 +339,8 @@ def summarise(recipe: s2s.Recipe, runs: list, cfg: Config) -> dict:
             "mean_samples_to_target": statistics.fmean(r["samples_to_target"] for r in hits) if every else None,
             "mean_seconds_to_target": statistics.fmean(r["seconds_to_target"] for r in hits) if every else None,
             "peak_lr": max(s2s.lr_trace(recipe, D_MODEL, steps, every=1)),
-            "lr_trace": s2s.lr_trace(recipe, D_MODEL, steps, every=10),
-            "lr_trace_every_samples": 10 * cfg.batch_size}
+            "lr_trace": s2s.lr_trace(recipe, D_MODEL, steps, every=1),  # every step: the true peak shows
+            "lr_trace_every_samples": cfg.batch_size}
 
 
 def run(cfg: Config, ctx) -> dict:
@@ -359,6 +366,7 @@ def _run(cfg: Config, ctx) -> dict:
         "recipes": compare(cfg, ctx, data, trainer),
         "recipe_order": [rec.name for rec in recipes(cfg)],
         "noam_warmup_fraction": cfg.noam_warmup_fraction,
+        "paper_noam": paper_noam(),
         "epoch_plan": {"steps": steps_per_epoch(cfg), "samples": steps_per_epoch(cfg) * cfg.batch_size,
                        "dropped": cfg.epoch_size - steps_per_epoch(cfg) * cfg.batch_size},
         "compare_seeds": cfg.compare_seeds,

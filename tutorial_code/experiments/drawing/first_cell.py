@@ -6,7 +6,7 @@ Presentation only: the strings (``LABELS``, both languages), ``tables(results)``
 
 from __future__ import annotations
 
-from ..first_cell import MODELS
+from ..first_cell import MODELS, Config
 from . import plotting
 from .heatmap import heatmap
 from .tables import column, headers
@@ -105,6 +105,9 @@ def words(res: dict) -> dict:
             "ko": "더 긴 예산에서도 LSTM은 이 길이들을 배우지 못했습니다. 그래도 더 긴 예산이나 다른 설정에서 못 배운다는 증명은 아닙니다",
             "en": "even the longer budget did not teach the LSTM these lengths, which still proves nothing "
                   "about budgets or settings beyond it"}
+    # sampling noise of one seed's accuracy near 0.5: one standard error, sqrt(p(1 - p) / n)
+    noise = (0.25 / Config().n_test) ** 0.5  # the config the build runs (test sequences per seed)
+    out["noise"] = {"ko": f"±{noise:.3f}", "en": f"±{noise:.3f}"}
     return out
 
 

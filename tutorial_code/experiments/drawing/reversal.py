@@ -390,4 +390,8 @@ def words(r: dict) -> dict:
         "mirror_vs_uniform": head("far_above" if att >= 3 else "above" if att > 1 else "not_above"),
         "half_mirror_at": head("half_at", s=half["samples"]) if half else head("half_never"),
         "correct_from": head("correct_from", s=right["samples"]) if right else head("correct_never"),
+        # the warm-up recipe's peak against the paper's own and against one-cycle's, as "36"
+        "noam_over_paper": {lang: f"{noam['peak_lr'] / r['paper_noam']['peak_lr']:.0f}" for lang in LABELS},
+        "noam_over_one_cycle": {lang: f"{noam['peak_lr'] / r['recipes']['one_cycle']['peak_lr']:.0f}"
+                                for lang in LABELS},
     }

@@ -24,7 +24,7 @@ def tables(results: dict) -> dict:
             column("pattern", head("col_pattern")),
             column("n", head("col_n")),
             column("exact_match", head("col_exact_match"), ".1%"),
-        ], "rows": [{"pattern": PATTERNS[p], **v} for p, v in results["by_pattern"].items()]},
+        ], "rows": [{"pattern": PATTERN_NAMES[p], **v} for p, v in results["by_pattern"].items()]},
         "alignment_rows": {"columns": [
             column("kind", head("col_row_kind")),
             column("n", head("col_rows")),
@@ -33,6 +33,22 @@ def tables(results: dict) -> dict:
             column("verb_weight", head("col_verb_weight"), ".3f"),
         ], "rows": [{"kind": ROW_NAMES[k], "hit": "–", **results["alignment"]["last"][k]} for k in ROW_NAMES]},
     }
+
+
+# the word-order table's rows: each sentence is counted once, under the first of O S V > Adv > Adj that it
+# has, so the symbols say what each row leaves out (the same in both languages)
+PATTERN_NAMES = {"plain": PATTERNS["plain"], "adjective": "Adj S O V, S Adj O V, Adj S Adj O V",
+                 "adverb": PATTERNS["adverb"] + " (± Adj)", "scrambled": PATTERNS["scrambled"] + " (± Adj, ± Adv)"}
+
+
+def words(results: dict) -> dict:
+    """Whether rounding the weights to int8 changed the exact match the lesson quotes."""
+    ex = results["export"]
+    if ex["float_exact_match"] == results["exact_match"]:
+        return {"rounding": {"ko": "반올림하기 전의 모델과 같은 값입니다",
+                             "en": "the same as before rounding"}}
+    return {"rounding": {"ko": f"반올림하기 전에는 {ex['float_exact_match']:.1%}였습니다",
+                         "en": f"before rounding it was {ex['float_exact_match']:.1%}"}}
 
 
 # decoder rows by what they write, in the symbols of the word-order table (the same in both languages)
