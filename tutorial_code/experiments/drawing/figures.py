@@ -99,8 +99,8 @@ LABELS = {
         "causal_weights": "마스크 뒤 소프트맥스 가중치",
         "key_pos": "키 위치 j",
         "query_pos": "쿼리 위치 i",
-        "allowed": "볼 수 있음 (j ≤ i)",
-        "blocked": "가림: 점수 -∞ (j > i)",
+        "allowed": "볼 수 있음 ($j \\leq i$)",
+        "blocked": "가림: 점수 $-\\infty$ ($j > i$)",
         "causal_zero": "대각선 위(가려진 곳) 가중치의 최댓값 = {v}",
         # multi-head
         "proj_each": "각각 D×D\n+ 편향 D",
@@ -145,7 +145,7 @@ LABELS = {
         "w_toy_rounding": "각 단어의 출력은 {d:.1e}밖에 달라지지 않았습니다. 반올림 오차일 뿐, 똑같다는 뜻입니다.",
         "w_rope_exact": "0입니다. 정확히 같습니다",
         "w_rope_rounding": "{d:.1e}입니다. 반올림 오차뿐이니 사실상 같습니다",
-        "w_sizes": "{n} × {enc} + {n} × {dec} + 공유 임베딩 {emb} ≈ {total} 개(논문 표 3: {paper} 개)",
+        "w_sizes": "{n} × {enc} + {n} × {dec} + 공유 임베딩 {emb}(어휘 {vocab}개 × {d}) + 출력 층의 편향 {rest}(어휘마다 하나) = {total}개(논문 표 3: 약 {paper}개)",
     },
     "en": {
         "title": 'Explanatory figures and worked examples',
@@ -219,8 +219,8 @@ LABELS = {
         "causal_weights": "Softmax weights after the mask",
         "key_pos": "key position j",
         "query_pos": "query position i",
-        "allowed": "may attend (j ≤ i)",
-        "blocked": "blocked: score -∞ (j > i)",
+        "allowed": "may attend ($j \\leq i$)",
+        "blocked": "blocked: score $-\\infty$ ($j > i$)",
         "causal_zero": "largest weight above the diagonal (blocked) = {v}",
         "proj_each": "each D×D\n+ bias D",
         "head": "head {i}: attention",
@@ -260,7 +260,7 @@ LABELS = {
         "w_toy_rounding": "{d:.1e}: rounding error, in other words not at all",
         "w_rope_exact": "0: exactly equal",
         "w_rope_rounding": "{d:.1e}: rounding error, so equal in effect",
-        "w_sizes": "{n} × {enc} + {n} × {dec} + {emb} (the shared embedding) ≈ {total} (Table 3 of the paper: {paper})",
+        "w_sizes": "{n} × {enc} + {n} × {dec} + {emb} (the shared embedding, a vocabulary of {vocab} × {d}) + {rest} (the output layer's bias, one per vocabulary entry) = {total} (Table 3 of the paper: about {paper})",
     },
 }
 head = headers(LABELS)  # table headers from the same strings

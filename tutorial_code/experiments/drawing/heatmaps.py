@@ -109,8 +109,10 @@ def causal(c: dict, t: dict, outdir):
         ax1.axvline(k - 0.5, color="white", lw=1.5)
     for i in range(L):
         for j in range(L):
-            ax1.text(j, i, "" if mask[i, j] else "-∞", ha="center", va="center",
-                     fontsize=12, color=INK)  # dark on the light grey of a blocked cell
+            # in the math font (the Korean font has neither − nor a bold ∞), near-black and bold on
+            # the light grey of a blocked cell, so that the label does not read as grey on grey
+            ax1.text(j, i, "" if mask[i, j] else r"$\mathbf{-\infty}$", ha="center", va="center",
+                     fontsize=12, color="#111111")
     heatmap(ax2, c["weights"], pos, pos, fmt=".2f", vmin=0, vmax=1, zero_as="0", fontsize=8.5)
     for ax, title in ((ax1, t["causal_mask"]), (ax2, t["causal_weights"])):
         ax.set_xticks(range(L), pos)

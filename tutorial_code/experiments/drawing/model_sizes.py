@@ -47,12 +47,24 @@ def korean_count(n: int) -> str:
     return f"{eok}억 {rest:,}만" if rest else f"{eok}억"
 
 
+def korean_exact(n: int) -> str:
+    """An exact count the way Korean writes it: 3,152,384 → "315만 2,384", 37,000 → "3만 7,000"."""
+    man, rest = divmod(n, 10_000)
+    eok, man = divmod(man, 10_000)
+    parts = ([f"{eok}억"] if eok else []) + ([f"{man:,}만"] if man else []) + ([f"{rest:,}"] if rest else [])
+    return " ".join(parts) or "0"
+
+
 def sentence(c: dict, template: dict[str, str]) -> dict[str, str]:
-    """The sum for one model in both languages, from ``template`` (LABELS' "w_sizes")."""
-    ko = template["ko"].format(n=c["n_layers"], enc=korean_count(c["encoder_block"]),
-                               dec=korean_count(c["decoder_block"]), emb=korean_count(c["embedding"]),
-                               total=korean_count(c["total"]), paper=korean_count(c["table_3"]))
-    en = template["en"].format(n=c["n_layers"], enc=f"{c['encoder_block'] / 1e6:.2f} M",
-                               dec=f"{c['decoder_block'] / 1e6:.2f} M", emb=f"{c['embedding'] / 1e6:.1f} M",
-                               total=f"{c['total'] / 1e6:.1f} M", paper=f"{c['table_3'] / 1e6:.0f} M")
+    """The exact sum for one model in both languages, every term shown, from ``template``
+    (LABELS' "w_sizes"): the blocks, the shared embedding (vocabulary × D), the output layer's
+    bias (one per vocabulary entry) and the total, beside Table 3's rounded figure."""
+    ko = template["ko"].format(n=c["n_layers"], enc=korean_exact(c["encoder_block"]),
+                               dec=korean_exact(c["decoder_block"]), emb=korean_exact(c["embedding"]),
+                               vocab=f"{c['vocab']:,}", d=c["d_model"], rest=korean_exact(c["rest"]),
+                               total=korean_exact(c["total"]), paper=korean_count(c["table_3"]))
+    en = template["en"].format(n=c["n_layers"], enc=f"{c['encoder_block']:,}", dec=f"{c['decoder_block']:,}",
+                               emb=f"{c['embedding']:,}", vocab=f"{c['vocab']:,}", d=c["d_model"],
+                               rest=f"{c['rest']:,}", total=f"{c['total']:,}",
+                               paper=f"{c['table_3'] / 1e6:.0f} M")
     return {"ko": ko, "en": en}

@@ -52,7 +52,7 @@ def tables(res: dict) -> dict:
 
 LABELS = {
     "ko": {
-        "title": '층 정규화의 위치: Post-LN 대 Pre-LN',
+        "title": '층 정규화를 놓는 자리: Post-LN 대 Pre-LN',
         # table headers
         "col_layer_i": "층 {i}",
         "col_final": "마지막 손실 (끝 {window}스텝 평균)",
@@ -62,7 +62,7 @@ LABELS = {
         "col_post": "Post-LN",
         "col_pre": "Pre-LN",
         "col_ratio": "Post ÷ Pre",
-        "col_norm": "층 정규화 위치",
+        "col_norm": "층 정규화의 배치",
         "col_warmup": "웜업 스텝",
         "col_first": "처음 손실",
         "layer": "층 (1 = 입력 쪽, {N} = 출력 쪽)",
@@ -72,7 +72,8 @@ LABELS = {
         "pre": "Pre-LN (GPT-2)",
         "loss_title": "학습 곡선 (학습률 {lr:g})",
         "step": "스텝",
-        "loss": "복사 구간의 교차 엔트로피",
+        "loss": "복사 구간의 교차 엔트로피 ({k}스텝씩 평균)",
+        "step0": "스텝 0의 손실 (점)",
         "warmup": "웜업 {w}스텝",
         "no_warmup": "웜업 없음",
         "guess": "찍기 (log 10)",
@@ -100,7 +101,8 @@ LABELS = {
         "pre": "pre-LN (GPT-2)",
         "loss_title": "Training loss (learning rate {lr:g})",
         "step": "step",
-        "loss": "cross-entropy on the copied half",
+        "loss": "cross-entropy on the copied half (mean of each {k} steps)",
+        "step0": "loss at step 0 (dots)",
         "warmup": "warm-up {w} steps",
         "no_warmup": "no warm-up",
         "guess": "guessing (log 10)",
@@ -145,7 +147,12 @@ def loss_figure(res, t, outdir):
         tag = t["warmup"].format(w=r["warmup"]) if r["warmup"] else t["no_warmup"]
         ax.plot(r["curve_step"], r["curve_loss"], "-" if r["warmup"] else "--",
                 color=c[COLOR[r["norm"]]], label=f"{t[r['norm']]}, {tag}")
-    ax.set(title=t["loss_title"].format(lr=res["lr"]), xlabel=t["step"], ylabel=t["loss"],
+        # the curve is a mean over blocks of steps; step 0's own loss (the table's first loss) as a dot
+        ax.plot([0], [r["first_loss"]], "o", ms=4, color=c[COLOR[r["norm"]]])
+    ax.plot([], [], "o", ms=4, color=c["reference"], label=t["step0"])
+    run = next(iter(res["runs"].values()))
+    block = run["curve_step"][1] - run["curve_step"][0]  # steps averaged per point
+    ax.set(title=t["loss_title"].format(lr=res["lr"]), xlabel=t["step"], ylabel=t["loss"].format(k=f"{block:g}"),
            ylim=(0, None))
     ax.legend(fontsize=8)
     return plotting.save(fig, outdir, "loss")
@@ -174,3 +181,16 @@ def checkpoint_figure(res, t, outdir):
     fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center",
                ncol=len(res["checkpoints"]), fontsize=8)
     return plotting.save(fig, outdir, "grad_training")
+
+
+def power_of_ten(x: float) -> str:
+    """A small ratio as people write it, 1.3 × 10⁻⁵, not as a program prints it (1.3e-05)."""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+    return f"{mantissa} × 10{str(int(exponent)).translate(sup)}"
+
+
+def words(results: dict) -> dict:
+    """Lesson 7's post-LN ratio, bottom layer's gradient over the top layer's, written as 1.3 × 10⁻⁵."""
+    x = power_of_ten(results["runs"]["post_no_warmup"]["bottom_over_top"])
+    return {"post_no_warmup_ratio": {"ko": x, "en": x}}

@@ -131,9 +131,10 @@ LABELS = {
         "overlap_none": "학습 시퀀스 가운데 검증이나 테스트 시퀀스와 같은 것은 하나도 없습니다",
         "overlap_some": "학습 시퀀스 {k:,}개가 검증이나 테스트 시퀀스와 겹칩니다",
         "far_above": "훨씬 큽니다", "above": "큽니다", "not_above": "크지 않습니다",
-        "half_at": "마지막 층(헤드 평균)이 이 입력의 거울 위치에 가중치의 절반 넘게 처음 준 것은 학습 샘플 {s:,}개를 본 뒤의 지점입니다",
+        "half_at": "학습 샘플 {s:,}개를 본 지점에서 마지막 층(헤드 평균)이 처음으로 이 입력의 거울 위치에 가중치를 절반 넘게 주었습니다",
         "half_never": "마지막 층(헤드 평균)은 어느 지점에서도 이 입력의 거울 위치에 가중치의 절반 넘게 주지 않았습니다",
-        "correct_from": "모델이 이 입력을 처음으로 바르게 뒤집은 것은 학습 샘플 {s:,}개를 본 뒤의 지점입니다",
+        "correct_from": "이 입력을 처음 바르게 뒤집은 것은 샘플 {s:,}개를 본 지점입니다",
+        "correct_same": "모델이 이 입력을 처음 바르게 뒤집은 것도 같은 지점입니다",
         "correct_never": "모델은 어느 지점에서도 이 입력을 바르게 뒤집지 못했습니다",
     },
     "en": {
@@ -195,9 +196,10 @@ LABELS = {
         "overlap_none": "not one training sequence is also a validation or test sequence",
         "overlap_some": "{k:,} training sequences are also validation or test sequences",
         "far_above": "far above", "above": "above", "not_above": "not above",
-        "half_at": "The last layer (mean over heads) first puts more than half of its weight on this input's mirrored positions at the point after {s:,} training samples",
+        "half_at": "After {s:,} training samples, the last layer (mean over heads) first puts more than half of its weight on this input's mirrored positions",
         "half_never": "At no point does the last layer (mean over heads) put more than half of its weight on this input's mirrored positions",
-        "correct_from": "The model first reverses this input correctly at the point after {s:,} training samples",
+        "correct_from": "It first reverses this input correctly after {s:,} samples",
+        "correct_same": "The model first reverses this input correctly at that same point",
         "correct_never": "At no point does the model reverse this input correctly",
     },
 }
@@ -389,7 +391,9 @@ def words(r: dict) -> dict:
         # "far above" from three times the even spread up: a judgement, stated in code
         "mirror_vs_uniform": head("far_above" if att >= 3 else "above" if att > 1 else "not_above"),
         "half_mirror_at": head("half_at", s=half["samples"]) if half else head("half_never"),
-        "correct_from": head("correct_from", s=right["samples"]) if right else head("correct_never"),
+        "correct_from": (head("correct_never") if not right else
+                         head("correct_same") if half and half["samples"] == right["samples"] else
+                         head("correct_from", s=right["samples"])),
         # the warm-up recipe's peak against the paper's own and against one-cycle's, as "36"
         "noam_over_paper": {lang: f"{noam['peak_lr'] / r['paper_noam']['peak_lr']:.0f}" for lang in LABELS},
         "noam_over_one_cycle": {lang: f"{noam['peak_lr'] / r['recipes']['one_cycle']['peak_lr']:.0f}"

@@ -1,0 +1,144 @@
+"""Prose a reader meets: phrasings that read as translated or that state more than the results
+show, and terms used before the lesson that teaches them.
+
+Each banned phrasing was found once on a page and rewritten; the list keeps it from coming back.
+A line names what to write instead.
+"""
+
+import re
+
+import pytest
+
+from coursebuild.course import LESSONS
+from coursebuild.paths import DOCS
+
+QUESTIONS = DOCS / "questions"
+
+
+def page_texts(lang: str):
+    """Every page of one language, plus the questions' text (both languages live in one file)."""
+    for path in sorted((DOCS / lang).rglob("*.md")):
+        yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
+    for path in sorted(QUESTIONS.glob("*.yml")):
+        yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
+
+
+# (pattern, what to write instead)
+BANNED = {
+    "ko": [
+        (r"두 번 손해", "긴 문장에서 불리한 까닭 두 가지"),
+        (r"어텐션의 생각", "어텐션의 발상"),
+        (r"정직하게 덧붙일", "덧붙일 말만 쓰기"),
+        (r"피드포워드 네트워크", "피드포워드 신경망 (용어집)"),
+        (r"디코더 가운데 층", "디코더의 두 번째 하위 층(크로스 어텐션)"),
+        (r"포트폴리오가 보고한 문헌 값|그들의 에포크", "참고 포트폴리오에 적힌 값, 그 실습의 에포크"),
+        (r"et al\.(이|가|은|는|을|를)\s", "Bahdanau 외(2015)가 (한국어 문장 안에서는 '외')"),
+        (r"\d(\.\d+)?e[-+]\d+배", "1.3 × 10⁻⁵배 (word 마커로)"),
+        (r"층 정규화(의)? 위치", "층 정규화를 놓는 자리 / 층 정규화의 배치"),
+        (r"로그-로그 기울기|기울기 2는", "로그-로그 경사, 지수 2 (기울기는 gradient)"),
+        (r"가중치를\s*int8|가중치는 기록하지", "파라미터 (가중치는 어텐션 가중치만)"),
+        (r"차이는 마스크 하나입니다", "어텐션 코드에서 다른 것은 마스크 하나 (학습 목적도 다름)"),
+        (r"곧 마스크입니다\. 이 차이가", "마스크에 크로스 어텐션과 학습 목적이 더해짐"),
+        (r"학습한\s*LSTM은 훨씬 잘 버팁니다", "9강의 결과대로: 예산 안에서 찍기 수준"),
+        (r"문서 길이 N", "길이는 L"),
+        (r"f가 어떻든 항등 행렬", "Pre-LN에서만: 잔차 경로에 다른 것이 없을 때"),
+    ],
+    "en": [
+        (r"loses twice", "the two reasons why it fails"),
+        (r"An honest caveat", "just say it"),
+        (r"This is why real services cap", "one reason among the KV cache, compute and trained length"),
+        (r"It\s+never generates, so an encoder", "both designs are in use"),
+        (r"places them in front of the model's input", "Lewis et al.: each passage with the question into BART"),
+        (r"no causal mask: one mask apart\.", "in the attention code, one mask apart; objectives differ"),
+        (r"placed side by side\s+rather than added", "each head's own softmax keeps them apart"),
+        (r"\d(\.\d+)?e[-+]\d+ times", "1.3 × 10⁻⁵ times (a word marker)"),
+        (r"a trained LSTM holds on much better", "as lesson 9 found: at chance within the budget"),
+        (r"whatever \$f\$ does, the identity", "pre-LN only: nothing else on the residual path"),
+        (r"same initial weights", "same initial parameters"),
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_no_banned_phrasing(lang):
+    found = []
+    for name, text in page_texts(lang):
+        for pattern, instead in BANNED[lang]:
+            for m in re.finditer(pattern, text):
+                line = text.count("\n", 0, m.start()) + 1
+                found.append(f"{name}:{line}: «{m.group(0)}» → {instead}")
+    assert not found, "rewrite:\n" + "\n".join(found)
+
+
+def test_no_build_machine_in_prose():
+    """The machine a site was built on belongs on the build page, not in a lesson's sentence."""
+    found = [name for lang in ("ko", "en") for name, text in page_texts(lang)
+             if "[[value:cost.device.name]]" in text and not name.endswith("build.md")]
+    assert not found, f"name the machine by a link to the build page instead: {found}"
+
+
+def test_repository_paths_in_prose_exist():
+    """A `tests/…` or `tutorial_code/…` path a page names is a file of the repository."""
+    root = DOCS.parent
+    missing = []
+    for lang in ("ko", "en"):
+        for name, text in page_texts(lang):
+            for m in re.finditer(r"`((?:tests|tutorial_code|scripts)/[\w./-]+\.py)`", text):
+                if not (root / m.group(1)).is_file():
+                    missing.append(f"{name}: {m.group(1)}")
+    assert not missing, missing
+
+
+# ---------------------------------------------------------------- terms before their lesson
+
+# term (as the page writes it) → the lesson that teaches it. A page before that lesson may use
+# the term only if the paragraph of its first use links to that lesson or explains the term right
+# after it, in brackets.
+TERMS = {
+    "ko": {"인과 마스크": "self-attention", "크로스 어텐션": "encoder-decoder", "융합 커널": "cost-and-impact",
+           "KV 캐시": "cost-and-impact"},
+    "en": {"causal mask": "self-attention", "cross-attention": "encoder-decoder",
+           "fused kernel": "cost-and-impact", "KV cache": "cost-and-impact"},
+}
+# terms no lesson teaches by itself: their first use in the course explains them in brackets
+TAUGHT_AT_FIRST_USE = {"ko": ["BOS", "EOS", "드롭아웃"], "en": ["BOS", "EOS", "dropout"]}
+
+
+def paragraphs(text: str) -> list[str]:
+    """The page's prose paragraphs, code blocks and figure/widget marker lines left out."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    lines = [ln for ln in text.splitlines() if not ln.strip().startswith(("[[fig:", "[[widget:", "[[code:", "#"))]
+    return [p for p in re.split(r"\n\s*\n", "\n".join(lines)) if p.strip()]
+
+
+def explained(paragraph: str, term: str, slug: str) -> bool:
+    after = paragraph[paragraph.index(term) + len(term):]
+    return f"{slug}.md" in paragraph or bool(re.match(r"[^\s(]{0,3}\s?\(", after))
+
+
+def first_use(lang: str, term: str, before: str | None):
+    order = [lesson.slug for lesson in LESSONS]
+    for slug in order[: order.index(before)] if before else order:
+        text = (DOCS / lang / "lessons" / f"{slug}.md").read_text(encoding="utf-8")
+        for para in paragraphs(text):
+            if term in para:
+                return slug, para
+    return None
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_terms_before_their_lesson_are_introduced(lang):
+    bad = []
+    for term, slug in TERMS[lang].items():
+        hit = first_use(lang, term, slug)
+        if hit and not explained(hit[1], term, slug):
+            bad.append(f"{hit[0]}: «{term}» before lesson '{slug}': link it or explain it in brackets")
+    for term in TAUGHT_AT_FIRST_USE[lang]:
+        hit = first_use(lang, term, None)
+        if hit and not explained(hit[1], term, "\0"):
+            # "BOS" may come inside a gloss such as "시작 토큰 BOS": accept a gloss just before it
+            para = hit[1]
+            before = para[: para.index(term)][-12:]
+            if not re.search(r"(토큰|token)\s*$", before):
+                bad.append(f"{hit[0]}: «{term}» is used before it is explained")
+    assert not bad, "\n".join(bad)
