@@ -40,11 +40,11 @@ def cost_results(speedup: float, slope: float, same: int = 1) -> dict:
 def test_cost_words_follow_the_measurements():
     w = cost.words(cost_results(4.17, 0.71))
     assert w["fused_speed"] == {"ko": "4.2배 빠릅니다", "en": "4.2 times faster"}
-    assert w["cache_growth"]["en"] == "more slowly than $N$"
+    assert w["cache_growth"]["en"] == "more slowly than $T$"
     assert w["memory_method"]["en"] == "the peak allocation CUDA records"
     slow = cost.words(cost_results(0.8, 1.0, same=0))
     assert slow["fused_speed"] == {"ko": "1.2배 느립니다", "en": "1.2 times slower"}  # 1 / 0.8 = 1.25
-    assert slow["cache_growth"]["en"] == "about in proportion to $N$"
+    assert slow["cache_growth"]["en"] == "about in proportion to $T$"
     assert "different" in slow["kv_tokens"]["en"] and "다릅니다" in slow["kv_tokens"]["ko"]
 
 
@@ -65,3 +65,48 @@ def test_the_papers_models_come_close_to_table_3(monkeypatch):
         assert c["total"] == c["n_layers"] * (c["encoder_block"] + c["decoder_block"]) + c["embedding"] + c["rest"]
         assert abs(c["total"] / c["table_3"] - 1) < 0.05, (name, c["total"])  # 63.1 M vs 65 M, 214.3 M vs 213 M
     assert counted["base"]["encoder_block"] == 3_152_384  # lesson 7's worked example
+
+
+@pytest.mark.parametrize("n, text", [(3_152_384, "315만 2,384"), (18_944_000, "1,894만 4,000"), (37_000, "3만 7,000"),
+                                     (214_282_376, "2억 1,428만 2,376"), (200_000_000, "2억"), (7, "7")])
+def test_korean_exact_counts(n, text):
+    assert model_sizes.korean_exact(n) == text
+
+
+def test_the_model_sum_shows_every_term_and_adds_up(monkeypatch):
+    """Lesson 7's sum: the terms on the page add up to the total it states (the bias included)."""
+    monkeypatch.undo()
+    template = {lang: figures.LABELS[lang]["w_sizes"] for lang in figures.LABELS}
+    c = model_sizes.count()["base"]
+    en = model_sizes.sentence(c, template)["en"]
+    terms = [int(x.replace(",", "")) for x in
+             __import__("re").findall(r"(?:^|\+ )(?:6 × )?([\d,]+)", en)]
+    assert 6 * terms[0] + 6 * terms[1] + terms[2] + terms[3] == c["total"]
+    assert f"{c['total']:,}" in en and "37,000 × 512" in en
+
+
+def test_small_ratios_are_written_as_powers_of_ten():
+    from tutorial_code.experiments.drawing import norm_placement
+    assert norm_placement.power_of_ten(1.3e-05) == "1.3 × 10⁻⁵"
+    assert norm_placement.power_of_ten(2.5e3) == "2.5 × 10³"
+    w = norm_placement.words({"runs": {"post_no_warmup": {"bottom_over_top": 1.26e-5}}})
+    assert w["post_no_warmup_ratio"] == {"ko": "1.3 × 10⁻⁵", "en": "1.3 × 10⁻⁵"}
+
+
+def test_rounding_is_said_as_the_same_value_or_with_the_old_one():
+    from tutorial_code.experiments.drawing import translation
+    same = translation.words({"exact_match": 0.996, "export": {"float_exact_match": 0.996}})
+    close = translation.words({"exact_match": 0.9958, "export": {"float_exact_match": 0.9962}})
+    other = translation.words({"exact_match": 0.994, "export": {"float_exact_match": 0.996}})
+    assert "같습니다" in same["rounding"]["ko"] and "99" not in same["rounding"]["ko"]
+    assert "99.6%로, 소수점" in close["rounding"]["ko"] and "one decimal" in close["rounding"]["en"]
+    assert other["rounding"] == {"ko": "반올림하기 전의 모델은 99.6%였습니다",
+                                 "en": "The model before rounding scored 99.6%"}
+
+
+def test_the_noise_of_one_seed_comes_from_the_number_of_test_sequences():
+    from tutorial_code.experiments import first_cell
+    from tutorial_code.experiments.drawing import first_cell as drawing
+    long = {"lengths": [25], "at": {"25": {"solved_seeds": 0, "seeds": 2}}}
+    w = drawing.words({"lstm": {"long": long}})
+    assert w["noise"]["en"] == f"±{(0.25 / first_cell.Config().n_test) ** 0.5:.3f}" == "±0.016"

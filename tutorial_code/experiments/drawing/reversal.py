@@ -15,6 +15,7 @@ from matplotlib.ticker import FuncFormatter
 from . import plotting
 from .heatmap import head_grid, heatmap
 from .tables import column, headers
+from .norm_placement import power_of_ten
 
 
 def recipe_name(key: str, rec: dict) -> str:
@@ -394,6 +395,7 @@ def words(r: dict) -> dict:
         "correct_from": (head("correct_never") if not right else
                          head("correct_same") if half and half["samples"] == right["samples"] else
                          head("correct_from", s=right["samples"])),
+        "paper_peak": {lang: power_of_ten(r["paper_noam"]["peak_lr"]) for lang in LABELS},  # 7.0 × 10⁻⁴
         # the warm-up recipe's peak against the paper's own and against one-cycle's, as "36"
         "noam_over_paper": {lang: f"{noam['peak_lr'] / r['paper_noam']['peak_lr']:.0f}" for lang in LABELS},
         "noam_over_one_cycle": {lang: f"{noam['peak_lr'] / r['recipes']['one_cycle']['peak_lr']:.0f}"

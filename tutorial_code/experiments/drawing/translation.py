@@ -43,12 +43,15 @@ PATTERN_NAMES = {"plain": PATTERNS["plain"], "adjective": "Adj S O V, S Adj O V,
 
 def words(results: dict) -> dict:
     """Whether rounding the weights to int8 changed the exact match the lesson quotes."""
-    ex = results["export"]
-    if ex["float_exact_match"] == results["exact_match"]:
-        return {"rounding": {"ko": "반올림하기 전의 모델과 같은 값입니다",
-                             "en": "the same as before rounding"}}
-    return {"rounding": {"ko": f"반올림하기 전에는 {ex['float_exact_match']:.1%}였습니다",
-                         "en": f"before rounding it was {ex['float_exact_match']:.1%}"}}
+    before, after = results["export"]["float_exact_match"], results["exact_match"]
+    x = f"{before:.1%}"
+    if before == after:
+        return {"rounding": {"ko": "반올림하기 전의 모델도 정확도가 같습니다",
+                             "en": "The model before rounding has the same accuracy"}}
+    if x == f"{after:.1%}":
+        return {"rounding": {"ko": f"반올림하기 전의 모델도 {x}로, 소수점 아래 첫째 자리까지 같습니다",
+                             "en": f"The model before rounding also scores {x}, the same to one decimal place"}}
+    return {"rounding": {"ko": f"반올림하기 전의 모델은 {x}였습니다", "en": f"The model before rounding scored {x}"}}
 
 
 # decoder rows by what they write, in the symbols of the word-order table (the same in both languages)
