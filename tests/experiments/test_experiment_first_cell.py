@@ -116,7 +116,7 @@ def test_tiny_run_end_to_end(tmp_path):
     assert long["lengths"] == list(cfg.long_lengths) and long["max_epochs"] == cfg.long_epochs
     assert len(rec["tables"]["long_budget"]["rows"]) == len(cfg.long_lengths)
     # the words about the longer budget are chosen from its results, in both languages
-    assert set(rec["words"]) == {f"long_{i}" for i in range(len(cfg.long_lengths))} | {"long_verdict"}
+    assert set(rec["words"]) == {f"long_{i}" for i in range(len(cfg.long_lengths))} | {"long_verdict", "noise"}
     assert set(res["cpu_s"]) == {*fc.MODELS, "total"} and res["cpu_s"]["total"] > 0
     assert str(cfg.lengths[-1]) in res["at"]
     for lang in ("ko", "en"):

@@ -165,9 +165,11 @@ def test_the_papers_warm_up_is_the_papers_fraction_of_the_budget():
 
 
 def recipe_results(means: dict, check_every=2_048, seeds=2):
-    recipes = {k: {"mean_samples_to_target": m, "all_reached": int(m is not None),
+    peaks = {"one_cycle": 5e-3, "noam": 0.025, "constant": 1e-3}
+    recipes = {k: {"mean_samples_to_target": m, "all_reached": int(m is not None), "peak_lr": peaks[k],
                    "reached": seeds if m is not None else 0, "n_seeds": seeds} for k, m in means.items()}
-    return {"recipes": recipes, "recipe_order": list(means), "check_every": check_every, "compare_seeds": seeds}
+    return {"recipes": recipes, "recipe_order": list(means), "check_every": check_every, "compare_seeds": seeds,
+            "paper_noam": {"d_model": 512, "warmup": 4_000, "peak_lr": 512 ** -0.5 * 4_000 ** -0.5}}
 
 
 def test_the_tie_rule_one_check_interval_apart_is_a_tie():
@@ -200,6 +202,10 @@ def test_words_follow_the_results(tiny_outcome):
     assert "같습니다" in drawing.words(r)["recipes_verdict"]["ko"]
     r["data"]["train_test_overlap"] = 3
     assert "3" in drawing.words(r)["no_overlap"]["en"]
+    # the warm-up recipe's peak against the paper's own (7.0 × 10⁻⁴) and one-cycle's
+    w = drawing.words(r)
+    assert w["paper_peak"]["en"] == "7.0 × 10⁻⁴" and w["noam_over_paper"]["en"] == "36"
+    assert w["noam_over_one_cycle"] == {"ko": "5", "en": "5"}
 
 
 def test_visibility_masks_are_the_models_masks(tiny_outcome):
