@@ -192,5 +192,10 @@ def power_of_ten(x: float) -> str:
 
 def words(results: dict) -> dict:
     """Lesson 7's post-LN ratio, bottom layer's gradient over the top layer's, written as 1.3 × 10⁻⁵."""
-    x = power_of_ten(results["runs"]["post_no_warmup"]["bottom_over_top"])
-    return {"post_no_warmup_ratio": {"ko": x, "en": x}}
+    run = results["runs"]["post_no_warmup"]
+    x = power_of_ten(run["bottom_over_top"])
+    out = {"post_no_warmup_ratio": {"ko": x, "en": x}}
+    if "grad_ratio" in run:  # the bottom layer's gradient at the end against step 0
+        drop = power_of_ten(run["grad_ratio"][0])
+        out["post_no_warmup_drop"] = {"ko": drop, "en": drop}
+    return out
