@@ -47,7 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import code, glossary, nav, pages, questions, reading, references, widgets
+from . import code, glossary, nav, pages, plan, questions, reading, references, widgets
 
 # "[[" not escaped: no backslash before it, or LaTeX's line break "\\" before it
 _OPEN = r"(?:(?<!\\)|(?<=\\\\))\[\["
@@ -84,6 +84,8 @@ KINDS: dict[str, Kind] = {
     "glossary": Kind(glossary.glossary_marker, block=True),  # [[glossary]]
     "widget": Kind(widgets.widget_marker, block=True),       # [[widget:figures.library|model]]
     "reading-time": Kind(reading.reading_time_marker),  # [[reading-time]], [[reading-time:position]]
+    "plan": Kind(plan.plan_marker),  # [[plan:demo-3]], [[plan:study-total]]: teaching times
+    "course-plan": Kind(lambda a, f, ctx: plan.course_plan(ctx.lang), block=True),  # [[course-plan]]
     "next-lesson": Kind(nav.next_lesson_marker, block=True),  # [[next-lesson]]: link to what follows
     "references": Kind(references.references_marker, block=True),  # [[references]]: docs/references.yml
     "figure-sources": Kind(references.figure_sources_marker, block=True),  # [[figure-sources]]

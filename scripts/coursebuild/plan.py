@@ -229,7 +229,7 @@ def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
     ``study-<slug>`` / ``study-total``, ``questions-total`` (every check question's minutes),
     ``question-count``, ``colab-first`` / ``colab-second`` / ``colab-total``, ``time-total``
     (the time table's sum: reading, demonstrations, check questions, Colab), ``session-N``
-    (a session's minutes) and ``course`` (the whole-course plan, a block)."""
+    (a session's minutes), ``course-total``; the plan itself is the block ``[[course-plan]]``."""
     if fmt is not None:
         raise ValueError(f"takes no format after '|' (got '{fmt}')")
     what = (arg or "").strip()
@@ -250,8 +250,6 @@ def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
         "course-total": lambda: sum(session_minutes(k, lang) for k in range(len(SESSIONS))),
         "question-minutes": lambda: QUESTION_MINUTES,
     }
-    if what == "course":
-        return course_plan(lang)
     if what in simple:
         return str(simple[what]())
     m = re.fullmatch(r"demo-(\d+)", what)
@@ -263,9 +261,9 @@ def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
     m = re.fullmatch(r"study-([\w-]+)", what)
     if m and m[1] in SLUGS:
         return str(study(m[1], lang).minutes)
-    choices = list(simple) + ["course"] + [f"demo-{n}" for n in range(1, 10)] + [f"study-{s}" for s in SLUGS]
+    choices = list(simple) + [f"demo-{n}" for n in range(1, 10)] + [f"study-{s}" for s in SLUGS]
     close = difflib.get_close_matches(what, choices, n=1)
     hint = f" Did you mean '{close[0]}'?" if close else ""
     raise KeyError(f"no plan time '{what}'.{hint} Known: demo-N, demo-total, study-<lesson>, "
                    "study-total, questions-total, question-count, colab-first, colab-second, "
-                   "colab-total, time-total, session-N, course-total, course")
+                   "colab-total, time-total, session-N, course-total")
