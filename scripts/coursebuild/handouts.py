@@ -41,14 +41,14 @@ BLANK = "________"
 
 WORDS = {
     "ko": {"title": "{n}강. {title}", "kind": "활동지", "kind_answers": "활동지 (답 포함)",
-           "name": "이름: ______________________    날짜: ______________",
+           "name": ("이름", "날짜"),
            "figures": "핵심 그림", "worked": "손으로 풀어 보기", "worked_note":
            "빈칸에 들어갈 값을 직접 계산해 보세요. 강의 페이지의 표와 위젯으로 답을 확인할 수 있습니다.",
            "worked_note_answers": "강의의 풀이를 그대로 옮겼습니다.",
            "questions": "확인 문제", "hint": "힌트", "answer": "답과 풀이", "question": "문제 {n}",
            "page": "{n}쪽"},
     "en": {"title": "Lesson {n}. {title}", "kind": "Handout", "kind_answers": "Handout (with answers)",
-           "name": "Name: ______________________    Date: ______________",
+           "name": ("Name", "Date"),
            "figures": "Key figures", "worked": "Worked example to fill in", "worked_note":
            "Work out the values in the blanks yourself. The lesson page's tables and widgets let you check them.",
            "worked_note_answers": "The lesson's worked steps, as they stand.",
@@ -58,11 +58,16 @@ WORDS = {
 
 
 def _font_files() -> dict[str, Path]:
-    import koreanize_matplotlib
-    import matplotlib
+    import importlib.util
 
-    nanum = Path(koreanize_matplotlib.__file__).parent / "fonts"
-    dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    # the packages' font folders, found without importing them (koreanize_matplotlib changes
+    # matplotlib's settings when imported)
+    spec = {name: importlib.util.find_spec(name) for name in ("koreanize_matplotlib", "matplotlib")}
+    missing = [name for name, found in spec.items() if found is None]
+    if missing:
+        raise FileNotFoundError(f"handouts: package(s) {', '.join(missing)} not installed (requirements.txt)")
+    nanum = Path(spec["koreanize_matplotlib"].origin).parent / "fonts"
+    dejavu = Path(spec["matplotlib"].origin).parent / "mpl-data" / "fonts" / "ttf"
     files = {"nanum": nanum / "NanumGothic.ttf", "nanum-b": nanum / "NanumGothicBold.ttf",
              "dejavu": dejavu / "DejaVuSans.ttf", "dejavu-b": dejavu / "DejaVuSans-Bold.ttf"}
     missing = [str(p) for p in files.values() if not p.is_file()]
@@ -431,7 +436,12 @@ def render(c: Content, answers: bool = False) -> bytes:
     pdf.set_font("nanum", "", 11)
     pdf.cell(width, 6, kind, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
-    pdf.cell(width, 7, w["name"], new_x="LMARGIN", new_y="NEXT")
+    y = pdf.get_y() + 6
+    for label, x0, x1 in ((w["name"][0], 0, 0.6), (w["name"][1], 0.65, 1.0)):
+        pdf.set_xy(pdf.l_margin + x0 * width, y - 5)
+        pdf.cell(16, 6, label + ":")
+        pdf.line(pdf.l_margin + x0 * width + 16, y, pdf.l_margin + x1 * width, y)
+    pdf.set_xy(pdf.l_margin, y + 2)
     pdf.ln(2)
 
     if c.figures:
