@@ -3,7 +3,8 @@
 Listed under ``hooks:`` in mkdocs.yml after ``experiments_hook.py`` (whose results and figures
 the handouts show). The work is in :mod:`coursebuild.handouts`; the PDFs are cached in
 ``.build/handouts/`` under a key of everything that goes into them, so a warm build copies
-them. Each lesson page gets ``page.handout_link`` (``docs/overrides/partials/classroom.html``).
+them. The versions with the answers are written into the instructor pack
+(``handouts/<lang>/``, :func:`coursebuild.editions.staging`), never into the site. Each lesson page gets ``page.handout_link`` (``docs/overrides/partials/classroom.html``).
 """
 
 import logging
@@ -17,7 +18,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from coursebuild import handouts, pages
+from coursebuild import editions, handouts, pages
 from coursebuild import workarounds as wa
 from coursebuild.course import LESSONS
 from coursebuild.paths import DEFAULT_OUT
@@ -41,14 +42,20 @@ def _made(config) -> dict:
                 raise KeyError(f"handouts: no figure {exp}.{stem} for {lang}") from None
 
         start = time.perf_counter()
+        edition = config.extra.get("edition", editions.DEFAULT)
+        results = pages.data_from_report(report)
         try:
-            done = handouts.build(CACHE / "site", pages.data_from_report(report), figure_path,
-                                  cache=CACHE / "cache")
+            done = handouts.build(CACHE / "site", results, figure_path, cache=CACHE / "cache",
+                                  edition=edition)
+            # the versions with answers go to the instructor pack only (handouts/<lang>/)
+            answered = handouts.build(editions.staging(config) / "handouts", results, figure_path,
+                                      cache=CACHE / "cache", answers=True, edition=edition)
         except (ValueError, KeyError, FileNotFoundError) as exc:
             raise PluginError(f"handouts: {exc}") from None
-        made = sum(new for _, new in done.values())
-        log.info("handouts: %d PDFs (%d made, %d from the cache) in %.1fs", len(done), made,
-                 len(done) - made, time.perf_counter() - start)
+        done_all = {**{("s",) + k: v for k, v in done.items()}, **{("a",) + k: v for k, v in answered.items()}}
+        made = sum(new for _, new in done_all.values())
+        log.info("handouts: %d PDFs, with and without answers (%d made, %d from the cache) in %.1fs",
+                 len(done_all), made, len(done_all) - made, time.perf_counter() - start)
         state["files"] = {handouts.site_path(lesson, lang): done[(lesson.number, lang)][0]
                           for lesson in LESSONS for lang in ("ko", "en")}
     return state["files"]

@@ -353,13 +353,13 @@ def _paragraphs(markdown: str) -> list[str]:
     return out
 
 
-def content(lesson, lang: str, results: dict, figure_path) -> Content:
+def content(lesson, lang: str, results: dict, figure_path, edition: str = "open") -> Content:
     """What the handout of ``lesson`` in ``lang`` holds, with every marker filled in from
     ``results`` (the markers' data); ``figure_path(experiment, stem)`` gives a figure's PNG."""
-    from . import markers, questions
+    from . import editions, markers, questions
 
     src = DOCS / lang / "lessons" / f"{lesson.slug}.md"
-    page = src.read_text(encoding="utf-8")
+    page = editions.select(src.read_text(encoding="utf-8"), edition, f"{lang}/lessons/{lesson.slug}.md")
     ctx = markers.Context(lang=lang, page=src.relative_to(REPO_ROOT).as_posix(),
                           src_uri=f"lessons/{lesson.slug}.md", results=results)
     worked = section(page, "worked-example")
@@ -528,11 +528,11 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def handout_pdf(lesson, lang: str, results: dict, figure_path, out: Path, answers: bool = False,
-                cache: Path | None = None) -> tuple[Path, bool]:
+                cache: Path | None = None, edition: str = "open") -> tuple[Path, bool]:
     """Write the handout of ``lesson`` (a :class:`coursebuild.course.Lesson`) in ``lang`` to
     ``out`` (atomically). With ``cache`` (a folder), reuse a PDF made from the same inputs.
     Returns (out, whether it was made now)."""
-    c = content(lesson, lang, results, figure_path)
+    c = content(lesson, lang, results, figure_path, edition)
     made = True
     if cache is not None:
         cached = Path(cache) / f"{cache_key(c, answers)}.pdf"
@@ -557,7 +557,7 @@ def site_path(lesson, lang: str) -> str:
 
 
 def build(out_dir: Path, results: dict, figure_path, cache: Path, answers: bool = False,
-          langs=("ko", "en")) -> dict[tuple[int, str], tuple[Path, bool]]:
+          langs=("ko", "en"), edition: str = "open") -> dict[tuple[int, str], tuple[Path, bool]]:
     """Every lesson's handout in every language under ``out_dir/<lang>/``; ``figure_path(lang,
     experiment, stem)``. Returns {(lesson number, lang): (path, made now)}."""
     done = {}
@@ -565,5 +565,5 @@ def build(out_dir: Path, results: dict, figure_path, cache: Path, answers: bool 
         for lang in langs:
             done[(lesson.number, lang)] = handout_pdf(
                 lesson, lang, results, lambda e, s, lang=lang: figure_path(lang, e, s),
-                Path(out_dir) / lang / file_name(lesson), answers=answers, cache=cache)
+                Path(out_dir) / lang / file_name(lesson), answers=answers, cache=cache, edition=edition)
     return done

@@ -47,7 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import code, glossary, nav, pages, plan, questions, reading, references, widgets
+from . import code, editions, glossary, nav, pages, plan, questions, reading, references, selfcheck, widgets
 
 # "[[" not escaped: no backslash before it, or LaTeX's line break "\\" before it
 _OPEN = r"(?:(?<!\\)|(?<=\\\\))\[\["
@@ -89,6 +89,9 @@ KINDS: dict[str, Kind] = {
     "next-lesson": Kind(nav.next_lesson_marker, block=True),  # [[next-lesson]]: link to what follows
     "references": Kind(references.references_marker, block=True),  # [[references]]: docs/references.yml
     "figure-sources": Kind(references.figure_sources_marker, block=True),  # [[figure-sources]]
+    "self-check": Kind(selfcheck.self_check_marker, block=True),  # [[self-check:3]]: docs/questions/self-check.yml
+    "get-code": Kind(selfcheck.get_code_marker),  # [[get-code]], [[get-code:notebooks]]: how to get them
+    "edition": Kind(editions.edition_marker),  # [[edition:student]] … [[edition:end]] (editions.select)
 }
 
 
@@ -102,6 +105,9 @@ class Context:
     results: dict = field(default_factory=dict)  # {experiment: record, "provenance": {...}}
     answer_key_url: str | None = None
     line_offset: int = 0             # lines above the Markdown given (front matter)
+    edition: str = "open"            # "open" or "student" (coursebuild.editions)
+    repository_url: str | None = None  # the GitHub repository the build knows (coursebuild.colab)
+    source_url: str | None = None    # relative link to the source archive (coursebuild.editions)
 
 
 class MarkerError(ValueError):
