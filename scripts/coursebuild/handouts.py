@@ -200,8 +200,20 @@ _ATTR = re.compile(r"\{\s*[:#.][^}]*\}")
 _CODE = re.compile(r"`([^`]+)`")
 
 
-def inline_html(text: str) -> str:
-    """One paragraph of Markdown (math, bold, links, code) as fpdf2 HTML."""
+_NUMBER = re.compile(r"^\s*[-−]?\s*[\d.,]+\s*(?:\\%|%)?\s*$")
+
+
+def _blank_inline(latex: str) -> str | None:
+    """An inline formula ``… = 0.503`` with its number blanked, or None when it ends in no number."""
+    split = _split_result(latex)
+    if split and _NUMBER.match(split[1]) and re.search(r"\d", split[0]):
+        return math_to_html(split[0]) + " " + BLANK
+    return None
+
+
+def inline_html(text: str, blank: bool = False) -> str:
+    """One paragraph of Markdown (math, bold, links, code) as fpdf2 HTML; with ``blank``, an
+    inline formula that computes a number (``$a \\times b = 6$``) shows a blank for it."""
     parts, pos = [], 0
     for m in _INLINE_MATH.finditer(text):
         parts.append(("t", text[pos:m.start()]))
@@ -211,7 +223,8 @@ def inline_html(text: str) -> str:
     out = []
     for kind, chunk in parts:
         if kind == "m":
-            out.append(math_to_html(chunk))
+            blanked = _blank_inline(chunk) if blank else None
+            out.append(blanked or math_to_html(chunk))
             continue
         chunk = _ATTR.sub("", _LINK.sub(r"\1", chunk))
         chunk = re.sub(r"<[^>]+>", "", chunk)  # raw HTML in the Markdown
@@ -228,8 +241,9 @@ def inline_html(text: str) -> str:
 @dataclass
 class Block:
     kind: str          # "h" (sub-heading), "p" (paragraph), "li" (list item), "eq" (formula)
-    html: str
-    answer: str = ""   # "eq" only: the result, blanked in the student version
+    html: str          # "p", "li": with the computed numbers of inline formulas blanked
+    answer: str = ""   # "eq": the result, blanked in the student version; "p", "li": the
+                       # paragraph with those numbers, where they differ
 
 
 @dataclass
@@ -281,9 +295,10 @@ def markdown_blocks(md: str) -> list[Block]:
             text = " ".join(s.strip() for s in para)
             item = re.match(r"^\s*(?:[-*+]|\d+\.)\s+(.*)", para[0])
             if item:
-                blocks.append(Block("li", inline_html(" ".join([item[1]] + [s.strip() for s in para[1:]]))))
-            elif text.strip():
-                blocks.append(Block("p", inline_html(text)))
+                text = " ".join([item[1]] + [s.strip() for s in para[1:]])
+            if text.strip():
+                full, blanked = inline_html(text), inline_html(text, blank=True)
+                blocks.append(Block("li" if item else "p", blanked, full if full != blanked else ""))
             para.clear()
 
     i = 0
@@ -348,8 +363,8 @@ def _paragraphs(markdown: str) -> list[str]:
     for b in markdown_blocks(markdown):
         if b.kind == "eq":
             out.append(b.html + (" " + b.answer if b.answer else ""))
-        else:
-            out.append(("• " if b.kind == "li" else "") + b.html)
+        else:  # a question's own numbers are given, not asked for
+            out.append(("• " if b.kind == "li" else "") + (b.answer or b.html))
     return out
 
 
@@ -473,10 +488,9 @@ def render(c: Content, answers: bool = False) -> bytes:
         elif b.kind == "eq":
             shown = b.html + ((" " + (b.answer if answers else BLANK)) if b.answer else "")
             html(f"&#160;&#160;&#160;&#160;{shown}")
-        elif b.kind == "li":
-            html("• " + b.html)
         else:
-            html(b.html)
+            shown = b.answer if answers and b.answer else b.html
+            html(("• " if b.kind == "li" else "") + shown)
 
     if c.questions:
         pdf.add_page()
