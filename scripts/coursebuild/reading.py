@@ -26,6 +26,9 @@ Rates (minutes are ``units / rate + figures + tables``, rounded, at least 1):
   between 1.6 and 2.1), and 200 words a minute times 1.84 is about 370 syllables a minute.
   The two languages are therefore timed at the same pace of content, not of script.
 
+Beside the reading time, a lesson shows its study time (reading plus its hand computations,
+check questions and widgets, by the rules stated in :mod:`coursebuild.plan`).
+
 A value marker (``[[value:…]]``) reads as one word (a number) in English and adds nothing to
 the Hangul count. The marker ``[[reading-time]]`` (a block, under a lesson's title) shows the
 page's own time; ``[[reading-time:<slug>]]`` gives a lesson's minutes as a number (the
