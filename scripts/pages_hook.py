@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from coursebuild import glossary, markers, pages
+from coursebuild import editions, glossary, markers, pages
 from coursebuild.workarounds import page_language
 
 ANSWER_KEY = "teaching/answer-key.md"  # the instructors' page, in each language folder
@@ -44,7 +44,10 @@ def context(page, config, files, lang: str, markdown: str) -> markers.Context:
     return markers.Context(lang=lang, page=source_name(page, config), src_uri=page.file.src_uri,
                            results=pages.data_from_report(pages.report(config)),
                            answer_key_url=answer_key_url(page, files),
-                           line_offset=front_matter_lines(page, markdown))
+                           line_offset=front_matter_lines(page, markdown),
+                           edition=config.extra.get("edition", "open"),
+                           repository_url=config.extra.get("repository_url"),
+                           source_url=relative_url(page, files, editions.SOURCE_ARCHIVE))
 
 
 def source_name(page, config) -> str:
@@ -71,6 +74,14 @@ def answer_key_url(page, files):
     """Relative link from ``page`` to the answer key of the same language, if it exists."""
     prefix = page.file.src_uri.split("/", 1)[0] + "/" if "/" in page.file.src_uri else ""
     target = files.get_file_from_path(prefix + ANSWER_KEY) or files.get_file_from_path(ANSWER_KEY)
+    if target is None:
+        return None
+    return posixpath.relpath(target.src_uri, posixpath.dirname(page.file.src_uri) or ".")
+
+
+def relative_url(page, files, src_uri: str):
+    """Relative link from ``page`` to the site file ``src_uri`` (shared by both languages), if any."""
+    target = files.get_file_from_path(src_uri)
     if target is None:
         return None
     return posixpath.relpath(target.src_uri, posixpath.dirname(page.file.src_uri) or ".")

@@ -47,7 +47,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import code, glossary, nav, pages, questions, reading, references, widgets
+from . import code, editions, glossary, nav, pages, plan, questions, reading, references, selfcheck, widgets
 
 # "[[" not escaped: no backslash before it, or LaTeX's line break "\\" before it
 _OPEN = r"(?:(?<!\\)|(?<=\\\\))\[\["
@@ -84,9 +84,14 @@ KINDS: dict[str, Kind] = {
     "glossary": Kind(glossary.glossary_marker, block=True),  # [[glossary]]
     "widget": Kind(widgets.widget_marker, block=True),       # [[widget:figures.library|model]]
     "reading-time": Kind(reading.reading_time_marker),  # [[reading-time]], [[reading-time:position]]
+    "plan": Kind(plan.plan_marker),  # [[plan:demo-3]], [[plan:study-total]]: teaching times
+    "course-plan": Kind(lambda a, f, ctx: plan.course_plan(ctx.lang), block=True),  # [[course-plan]]
     "next-lesson": Kind(nav.next_lesson_marker, block=True),  # [[next-lesson]]: link to what follows
     "references": Kind(references.references_marker, block=True),  # [[references]]: docs/references.yml
     "figure-sources": Kind(references.figure_sources_marker, block=True),  # [[figure-sources]]
+    "self-check": Kind(selfcheck.self_check_marker, block=True),  # [[self-check:3]]: docs/questions/self-check.yml
+    "get-code": Kind(selfcheck.get_code_marker),  # [[get-code]], [[get-code:notebooks]]: how to get them
+    "edition": Kind(editions.edition_marker),  # [[edition:student]] … [[edition:end]] (editions.select)
 }
 
 
@@ -100,6 +105,9 @@ class Context:
     results: dict = field(default_factory=dict)  # {experiment: record, "provenance": {...}}
     answer_key_url: str | None = None
     line_offset: int = 0             # lines above the Markdown given (front matter)
+    edition: str = "open"            # "open" or "student" (coursebuild.editions)
+    repository_url: str | None = None  # the GitHub repository the build knows (coursebuild.colab)
+    source_url: str | None = None    # relative link to the source archive (coursebuild.editions)
 
 
 class MarkerError(ValueError):

@@ -194,8 +194,10 @@ def _rubric(a: dict, lang: str) -> str:
                       f"| **{w['total']}** | **{total}** |"])
 
 
-def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key_url: str | None = None) -> str:
-    """``kind`` "assignments": task, hand-in and rubric; "assignment-answers": rubric and model answer."""
+def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key_url: str | None = None,
+                       rubric: bool = True) -> str:
+    """``kind`` "assignments": task, hand-in and rubric (``rubric=False``, the student edition:
+    no rubric); "assignment-answers": rubric and model answer."""
     w, out = WORDS[lang], []
     for n, a in enumerate(assignments, 1):
         out.append(f"### {w['assignment'].format(n=n)}. {_text(a, 'title', lang, '')} {{ #assignment-{n} }}\n")
@@ -203,7 +205,8 @@ def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key
         if kind == "assignments":
             out.append(f'<span id="q-{a["id"]}"></span>{task}\n')
             out.append(f"**{w['hand_in']}**\n\n{hand_in}\n")
-            out.append(f"**{w['rubric']}**\n\n{_rubric(a, lang)}\n")
+            if rubric:
+                out.append(f"**{w['rubric']}**\n\n{_rubric(a, lang)}\n")
             if answer_key_url:
                 out.append(f"[{w['key']}]({answer_key_url}#assignment-{n})\n")
         else:
@@ -226,19 +229,30 @@ def questions_marker(which: str | None, fmt: str | None, ctx) -> str:
 def answers_marker(which: str | None, fmt: str | None, ctx) -> str:
     """``[[answers:N]]`` or ``[[answers:all]]``: the questions with their worked answers."""
     _no_format(fmt)
+    _not_in_student_edition(ctx, "answers")
     return render("answers", which, ctx.lang, load(FOLDER))
 
 
 def assignments_marker(arg: str | None, fmt: str | None, ctx) -> str:
     """``[[assignments]]``: each assignment's task, what to hand in and its rubric."""
     _no_argument(arg, fmt)
-    return render_assignments("assignments", ctx.lang, load_assignments(FOLDER), ctx.answer_key_url)
+    return render_assignments("assignments", ctx.lang, load_assignments(FOLDER), ctx.answer_key_url,
+                              rubric=getattr(ctx, "edition", "open") != "student")
 
 
 def assignment_answers_marker(arg: str | None, fmt: str | None, ctx) -> str:
     """``[[assignment-answers]]``: each assignment's rubric and model answer."""
     _no_argument(arg, fmt)
+    _not_in_student_edition(ctx, "assignment-answers")
     return render_assignments("assignment-answers", ctx.lang, load_assignments(FOLDER))
+
+
+def _not_in_student_edition(ctx, kind: str) -> None:
+    """Answers never reach a page of the student edition (coursebuild.editions)."""
+    if getattr(ctx, "edition", "open") == "student":
+        raise ValueError(f"'{kind}' shows answers, and the student edition has none: use it only on "
+                         f"teaching/answer-key.md (which that edition leaves out), or put it between "
+                         f"[[edition:open]] and [[edition:end]]")
 
 
 def _no_format(fmt: str | None) -> None:

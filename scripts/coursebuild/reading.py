@@ -26,6 +26,9 @@ Rates (minutes are ``units / rate + figures + tables``, rounded, at least 1):
   between 1.6 and 2.1), and 200 words a minute times 1.84 is about 370 syllables a minute.
   The two languages are therefore timed at the same pace of content, not of script.
 
+Beside the reading time, a lesson shows its study time (reading plus its hand computations,
+check questions and widgets, by the rules stated in :mod:`coursebuild.plan`).
+
 A value marker (``[[value:…]]``) reads as one word (a number) in English and adds nothing to
 the Hangul count. The marker ``[[reading-time]]`` (a block, under a lesson's title) shows the
 page's own time; ``[[reading-time:<slug>]]`` gives a lesson's minutes as a number (the
@@ -174,6 +177,10 @@ def ratio() -> float:
 
 
 SHOWN = {"ko": "읽는 데 약 {n}분", "en": "About {n} min read"}
+# the study time beside it (coursebuild.plan: reading, hand computations, questions, widgets)
+STUDY_SHOWN = {"ko": "공부하는 데 약 {n}분", "en": "about {n} min of study"}
+STUDY_TITLE = {"ko": "읽기에 더해 손 계산 {c}개, 확인 문제 {q}개, 위젯 {w}개를 해 보는 시간",
+               "en": "Reading, plus {c} hand computations, {q} check questions and {w} widgets"}
 
 
 _SECTION = re.compile(r"^## .*?\{\s*#([\w-]+)[^}]*\}\s*$", re.M)
@@ -215,7 +222,16 @@ def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
         if not path.is_file():
             raise ValueError(f"cannot read the page's source {ctx.page} to time it")
         minutes = measure(path.read_text(encoding="utf-8"), ctx.lang).minutes
-        return f'<span class="reading-time">{SHOWN[ctx.lang].format(n=minutes)}</span>'
+        shown = f'<span class="reading-time">{SHOWN[ctx.lang].format(n=minutes)}</span>'
+        slug = path.stem
+        if path.parent.name == "lessons" and slug in SLUGS:
+            from . import plan  # plan builds on this module
+
+            s = plan.study(slug, ctx.lang)
+            title = STUDY_TITLE[ctx.lang].format(c=s.computations, q=s.questions, w=s.widgets)
+            shown += (f' · <span class="study-time" title="{title}">'
+                      f'{STUDY_SHOWN[ctx.lang].format(n=s.minutes)}</span>')
+        return shown
     arg = arg.strip()
     if arg == "total":
         return str(sum(_minutes(s, ctx.lang, ids) for s in SLUGS))

@@ -1,0 +1,268 @@
+"""Self-checked questions: the page checks the reader's answer itself, offline.
+
+Kept once, in ``docs/questions/self-check.yml``, beside the free-text check questions (which
+stay as they are). ``[[self-check:3]]`` draws lesson 3's questions as forms that
+``docs/assets/javascripts/self-check.js`` checks on submit; :mod:`coursebuild.lms` writes the
+same questions as Moodle XML and QTI for the instructor pack. Two types::
+
+    lessons:
+      3:
+        - id: sc-sdpa-sqrt                 # unique; the form's id
+          type: number
+          ko: 질문 (Markdown; [[value:…]] markers too)
+          en: Question …
+          value: figures.sdpa.sqrt_d_k     # experiment.key: the answer is this build's result
+          scale: 100                       # optional: the answer is value × scale (a percentage)
+          tolerance: 0.01                  # accepted: |answer − expected| ≤ tolerance
+          hint: {ko: …, en: …}             # optional, folded
+          explain: {ko: …, en: …}          # shown after a right answer (markers allowed)
+        - id: sc-sdpa-why
+          type: choice
+          ko: …
+          en: …
+          choices:                         # exactly one has correct: true
+            - {correct: true, ko: …, en: …, why: {ko: …, en: …}}
+            - {ko: …, en: …, why: {ko: …, en: …}}   # every choice says why
+
+Why not a plugin: mkdocs-quiz (1.7.1) checks typed answers by exact text only (no tolerance),
+writes its blanks as ``[[answer]]``, the grammar of this site's markers, and inlines its script
+and a confetti library on every page; mkdocs-superquiz (0.7.1) has no numeric type and no
+Korean, and ships 7 MB of assets. Neither reads numbers from this build's results.
+
+Whether the site or the instructor pack, every number comes from ``results`` through the
+same lookup as ``[[value:…]]``, so the expected answers change when the results do.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import markdown as md
+import yaml
+
+from .paths import DOCS, LANGS
+
+SOURCE = DOCS / "questions" / "self-check.yml"
+TYPES = ("number", "choice")
+MIN_PER_LESSON = 3
+WORDS = {
+    "ko": {"title": "스스로 확인하기", "answer": "답", "submit": "확인", "hint": "힌트", "clear": "기록 지우기",
+           "intro": "답을 넣고 확인을 누르면 이 페이지가 바로 알려 줍니다. 맞힌 문제는 이 브라우저에만 기록됩니다.",
+           "choices": "보기"},
+    "en": {"title": "Check yourself", "answer": "Answer", "submit": "Check", "hint": "Hint", "clear": "Clear my progress",
+           "intro": "Enter an answer and press Check: the page tells you at once. What you got right is kept in this browser only.",
+           "choices": "Choices"},
+}
+_MD = {"extensions": ["pymdownx.arithmatex", "pymdownx.highlight", "pymdownx.superfences"],
+       "extension_configs": {"pymdownx.arithmatex": {"generic": True}}}
+
+
+def _text(entry: dict, key: str, lang: str, where: str) -> str:
+    value = entry.get(key)
+    if isinstance(value, dict):
+        value = value.get(lang)
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{where}: '{key}' needs text in both ko and en (missing {lang})")
+    return value.strip()
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path, stamp: float) -> dict[int, list[dict]]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"cannot read {path.name}: {exc}") from exc
+    lessons = (data or {}).get("lessons") if isinstance(data, dict) else None
+    if not isinstance(lessons, dict) or not lessons:
+        raise ValueError(f"{path.name}: needs a mapping 'lessons' of lesson number to questions")
+    ids = set()
+    for n, items in lessons.items():
+        if not isinstance(n, int) or not isinstance(items, list):
+            raise ValueError(f"{path.name}: lesson {n!r} needs an integer number and a list of questions")
+        for q in items:
+            q = q if isinstance(q, dict) else {}
+            where = f"{path.name}, lesson {n}, question {q.get('id', '?')}"
+            if not re.fullmatch(r"[a-z0-9-]+", str(q.get("id", ""))) or q["id"] in ids:
+                raise ValueError(f"{where}: 'id' must be unique, lower-case letters, digits and '-'")
+            ids.add(q["id"])
+            if q.get("type") not in TYPES:
+                raise ValueError(f"{where}: 'type' must be one of {', '.join(TYPES)}")
+            for lang in LANGS:
+                _text(q, lang, lang, where)
+                if "hint" in q:
+                    _text(q, "hint", lang, where)
+            if q["type"] == "number":
+                if not re.fullmatch(r"[a-z_]\w*\.[\w.-]+", str(q.get("value", ""))):
+                    raise ValueError(f"{where}: 'value' must be experiment.key of a result, e.g. figures.sdpa.sqrt_d_k")
+                tol = q.get("tolerance")
+                if not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol <= 0:
+                    raise ValueError(f"{where}: 'tolerance' must be a positive number (the accepted distance)")
+                for lang in LANGS:
+                    _text(q, "explain", lang, where)
+            else:
+                choices = q.get("choices")
+                if not isinstance(choices, list) or len(choices) < 2:
+                    raise ValueError(f"{where}: 'choices' needs at least two choices")
+                if sum(1 for c in choices if isinstance(c, dict) and c.get("correct") is True) != 1:
+                    raise ValueError(f"{where}: exactly one choice needs 'correct: true'")
+                for i, c in enumerate(choices, 1):
+                    for lang in LANGS:
+                        _text(c, lang, lang, f"{where}, choice {i}")
+                        _text(c, "why", lang, f"{where}, choice {i}")
+    return {n: lessons[n] for n in sorted(lessons)}
+
+
+def load(path: Path = SOURCE) -> dict[int, list[dict]]:
+    """{lesson: its questions}, each checked (both languages, type, answer, tolerance, why)."""
+    if not path.is_file():
+        raise ValueError(f"{path.name} is missing from {path.parent}")
+    return _load(path, path.stat().st_mtime)
+
+
+def expected(q: dict, results: dict) -> float:
+    """The answer a number question expects: its result in this build, times its scale."""
+    from . import pages
+
+    exp, _, key = q["value"].partition(".")
+    value = pages._value(pages._record(results, exp), key, exp)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"self-check {q['id']}: {q['value']} is {value!r}, not a number")
+    return float(value) * float(q.get("scale", 1))
+
+
+def filled(text: str, ctx) -> str:
+    """``text`` with its markers expanded for ``ctx`` (Markdown still)."""
+    from . import markers
+
+    return markers.render(text, ctx)
+
+
+def to_html(text: str, inline: bool = False) -> str:
+    out = md.markdown(text, **_MD).strip()
+    if inline and out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
+        out = out[3:-4]
+    return out
+
+
+def _selected(which: str | None, lessons: dict) -> int:
+    if not (which or "").isdigit():
+        raise ValueError(f"takes a lesson number (got '{which or ''}'), e.g. [[self-check:3]]")
+    if int(which) not in lessons:
+        raise KeyError(f"no self-checked questions for lesson {which} in docs/questions/self-check.yml; "
+                       f"lessons: {', '.join(map(str, lessons))}")
+    return int(which)
+
+
+def render(n: int, questions: list[dict], ctx) -> str:
+    """Lesson ``n``'s questions as one raw-HTML block (forms the widget script checks)."""
+    lang, w = ctx.lang, WORDS[ctx.lang]
+    out = [f'<section class="self-check" data-self-check="{lang}:lesson-{n}" data-total="{len(questions)}" '
+           f'data-lang="{lang}" aria-labelledby="self-check-{n}">',
+           f'<h3 id="self-check-{n}" class="self-check__title">{w["title"]}</h3>',
+           f'<p class="self-check__intro">{html.escape(w["intro"])}</p>',
+           '<p class="self-check__progress" aria-live="polite"></p>']
+    for i, q in enumerate(questions, 1):
+        qid, text = q["id"], to_html(filled(_text(q, lang, lang, q["id"]), ctx))
+        attrs = f'data-kind="{q["type"]}"'
+        if q["type"] == "number":
+            attrs += f' data-answer="{expected(q, ctx.results)!r}" data-tolerance="{float(q["tolerance"])!r}"'
+        out.append(f'<form class="self-check__item" id="{qid}" {attrs} novalidate>')
+        out.append(f'<fieldset><legend><span class="self-check__number">{n}.{i}</span> '
+                   f'<span class="self-check__text">{text}</span></legend>')
+        if q["type"] == "number":
+            out.append(f'<label class="self-check__label" for="{qid}-input">{w["answer"]}</label> '
+                       f'<input class="self-check__input" id="{qid}-input" name="answer" type="text" '
+                       f'inputmode="decimal" autocomplete="off" spellcheck="false">')
+        else:
+            for j, c in enumerate(q["choices"]):
+                label = to_html(filled(_text(c, lang, lang, qid), ctx), inline=True)
+                out.append(f'<label class="self-check__choice"><input type="radio" name="{qid}" value="{j}"'
+                           f'{" data-correct" if c.get("correct") else ""}> <span>{label}</span></label>')
+        out.append(f'<button type="submit" class="md-button self-check__submit">{w["submit"]}</button>')
+        out.append("</fieldset>")
+        if "hint" in q:
+            hint = to_html(filled(_text(q, "hint", lang, qid), ctx))
+            out.append(f'<details class="self-check__hint"><summary>{w["hint"]}</summary>{hint}</details>')
+        out.append('<div class="self-check__feedback" role="status" aria-live="polite" hidden></div>')
+        if q["type"] == "number":
+            explain = to_html(filled(_text(q, "explain", lang, qid), ctx))
+            out.append(f'<template class="self-check__explain">{explain}</template>')
+        else:
+            for j, c in enumerate(q["choices"]):
+                why = to_html(filled(_text(c, "why", lang, qid), ctx))
+                out.append(f'<template class="self-check__why" data-choice="{j}">{why}</template>')
+        out.append("</form>")
+    out.append(f'<button type="button" class="md-button self-check__clear">{w["clear"]}</button>')
+    out.append("</section>")
+    return "\n".join(out) + "\n"
+
+
+def self_check_marker(which: str | None, fmt: str | None, ctx) -> str:
+    """``[[self-check:N]]``: lesson N's self-checked questions (docs/questions/self-check.yml)."""
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}')")
+    lessons = load()
+    n = _selected(which, lessons)
+    return render(n, lessons[n], ctx)
+
+
+# ---------------------------------------------------------------- where the code comes from
+
+GET_CODE = {
+    "ko": {
+        "repository": "다음 저장소를 받습니다: [{name}]({url}) (`git clone {url}`).",
+        "also": " 사이트에서 [소스 묶음]({source})을 내려받아 압축을 풀어도 됩니다.",
+        "archive": "이 사이트의 [소스 묶음]({source})을 내려받아 압축을 풉니다. 강의 코드(`tutorial_code/`), "
+                   "실험을 돌리는 스크립트(`scripts/`), 설치 목록(`requirements.txt`)과 README가 들어 있습니다. "
+                   "실습 노트북은 강의 페이지마다 있는 \".ipynb 내려받기\"로 받습니다.",
+        "none": "코드는 사이트의 소스 묶음(`downloads/course-source.zip`)으로 받습니다.",
+        "colab": "강의 페이지마다 \"Colab에서 열기\" 버튼과 \".ipynb 내려받기\" 버튼이 있습니다.",
+        "no-colab": "강의 페이지마다 \".ipynb 내려받기\" 버튼이 있습니다. Colab에서 쓰려면 내려받은 파일을 "
+                    "Colab → 파일 → 노트북 업로드로 엽니다. 자기 컴퓨터의 Jupyter에서 열어도 됩니다.",
+    },
+    "en": {
+        "repository": "Get the repository [{name}]({url}) (`git clone {url}`).",
+        "also": " You can also download the site's [source archive]({source}) and unpack it.",
+        "archive": "Download this site's [source archive]({source}) and unpack it. It holds the course code "
+                   "(`tutorial_code/`), the scripts that run the experiments (`scripts/`), the list of packages "
+                   "(`requirements.txt`) and the README. The lab notebooks are the \"Download .ipynb\" "
+                   "button of each lesson page.",
+        "none": "The code comes with the site, as its source archive (`downloads/course-source.zip`).",
+        "colab": "Every lesson page has an \"Open in Colab\" button and a \"Download .ipynb\" button.",
+        "no-colab": "Every lesson page has a \"Download .ipynb\" button. To use a notebook in Colab, "
+                    "download it and open it with Colab → File → Upload notebook; it opens in your own "
+                    "Jupyter as well.",
+    },
+}
+
+
+def get_code_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[get-code]]``: how to get the code, for this build: the repository when the build
+    knows one (it is also linked from the header), else the source archive of the site.
+    ``[[get-code:notebooks]]``: the lab notebooks' buttons this build has (Colab only with a
+    repository: :mod:`coursebuild.colab`)."""
+    if arg not in (None, "notebooks") or fmt is not None:
+        raise ValueError("takes no format and at most the argument 'notebooks': [[get-code]] (the code) "
+                         "or [[get-code:notebooks]] (the lab notebooks)")
+    words = GET_CODE[ctx.lang]
+    repo = getattr(ctx, "repository_url", None)
+    if arg == "notebooks":
+        return words["colab" if repo else "no-colab"]
+    source = getattr(ctx, "source_url", None)
+    if repo:
+        name = repo.removeprefix("https://github.com/")
+        text = words["repository"].format(name=name, url=repo)
+        return text + (words["also"].format(source=source) if source else "")
+    if source:
+        return words["archive"].format(source=source)
+    return words["none"]
+
+
+def as_json(questions: dict, results: dict) -> str:  # for tests and the LMS export
+    return json.dumps({n: [{**q, "expected": expected(q, results)} if q["type"] == "number" else q
+                           for q in qs] for n, qs in questions.items()}, ensure_ascii=False)
