@@ -76,9 +76,13 @@ def on_post_build(config):
     if config.plugins.get("i18n") is not None and not i18n_fixes.after_last_language(config):
         return
     edition = config.extra.get("edition", editions.DEFAULT)
+    stage = editions.staging(config)
     try:
-        pack.write(config, editions.staging(config))
-    except ValueError as exc:
-        raise PluginError(f"instructor pack: {exc}") from None
+        pack.write(config, stage)
+    except Exception as exc:  # no half-written pack left behind: the old one stays as it was
+        editions.discard_staging(config)
+        if isinstance(exc, ValueError):
+            raise PluginError(f"instructor pack: {exc}") from None
+        raise
     target = editions.finish_pack(config)
     log.info("editions: built the %s edition; instructor pack in %s", edition, target)

@@ -155,6 +155,15 @@ def staging(config) -> Path:
     return state["staging"]
 
 
+def discard_staging(config) -> None:
+    """Remove this build's staged pack (a build that failed); the old pack stays."""
+    from .workarounds import build_state
+
+    state = build_state(config, "instructor_pack")
+    if "staging" in state:
+        shutil.rmtree(state.pop("staging"), ignore_errors=True)
+
+
 def finish_pack(config) -> Path:
     """Replace the old pack with the staged one, and write its zip (both atomically)."""
     from .workarounds import build_state

@@ -101,7 +101,6 @@ def answer_key_html(lang: str, results: dict, config) -> str:
                           repository_url=config["extra"].get("repository_url"),
                           source_url=urljoin(config["site_url"], editions.SOURCE_ARCHIVE) if config.get("site_url") else None)
     text = markers.render(text, ctx)
-    text = re.sub(r"\s*\{ *#[\w-]+ *\}", "", text)  # heading ids: attr_list below keeps them too
     body = md.markdown(text, extensions=config["markdown_extensions"],
                        extension_configs=config["mdx_configs"])
     return LINK.sub(lambda m: _link(m, lang, config), body)

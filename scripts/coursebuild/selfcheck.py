@@ -143,9 +143,11 @@ def filled(text: str, ctx) -> str:
 
 
 def to_html(text: str, inline: bool = False) -> str:
+    """Markdown to HTML; ``inline``: without the paragraphs (for a <legend> or a <label>),
+    paragraphs joined by line breaks."""
     out = md.markdown(text, **_MD).strip()
-    if inline and out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
-        out = out[3:-4]
+    if inline and out.startswith("<p>") and out.endswith("</p>"):
+        out = re.sub(r"</p>\s*<p>", "<br>", out[3:-4])
     return out
 
 
@@ -167,7 +169,7 @@ def render(n: int, questions: list[dict], ctx) -> str:
            f'<p class="self-check__intro">{html.escape(w["intro"])}</p>',
            '<p class="self-check__progress" aria-live="polite"></p>']
     for i, q in enumerate(questions, 1):
-        qid, text = q["id"], to_html(filled(_text(q, lang, lang, q["id"]), ctx))
+        qid, text = q["id"], to_html(filled(_text(q, lang, lang, q["id"]), ctx), inline=True)
         attrs = f'data-kind="{q["type"]}"'
         if q["type"] == "number":
             attrs += f' data-answer="{expected(q, ctx.results)!r}" data-tolerance="{float(q["tolerance"])!r}"'

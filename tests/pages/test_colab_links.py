@@ -181,3 +181,69 @@ def test_the_built_site_links_only_to_the_repository_the_build_knows(built_site)
             else:
                 assert hrefs and all(f"/github/{known.name}/blob/" in h for h in hrefs), hrefs
                 assert HINT[lang] not in nav
+
+
+# ---------------------------------------------------------------- how to get the code (both cases)
+
+GET_CODE = {"ko": ("소스 묶음", "Colab → 파일 → 노트북 업로드"), "en": ("source archive", "Colab → File → Upload notebook")}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_get_code_names_the_repository_when_one_is_known_else_the_archive(lang):
+    from coursebuild import markers
+
+    known = markers.Context(lang=lang, repository_url="https://github.com/me/course",
+                            source_url="../downloads/course-source.zip")
+    text = markers.render("[[get-code]]", known)
+    assert "[me/course](https://github.com/me/course)" in text and "git clone https://github.com/me/course" in text
+    assert "Colab" in markers.render("[[get-code:notebooks]]", known)
+    assert GET_CODE[lang][1] not in markers.render("[[get-code:notebooks]]", known)
+    unknown = markers.Context(lang=lang, source_url="../downloads/course-source.zip")
+    text = markers.render("[[get-code]]", unknown)
+    assert f"[{GET_CODE[lang][0]}](../downloads/course-source.zip)" in text and "github" not in text
+    assert GET_CODE[lang][1] in markers.render("[[get-code:notebooks]]", unknown)
+    with pytest.raises(markers.MarkerError, match="at most the argument 'notebooks'"):
+        markers.render("[[get-code:repo]]", unknown)
+
+
+def test_the_editions_hook_passes_the_known_repository_to_the_pages(monkeypatch):
+    import importlib.util
+
+    from mkdocs.config import load_config
+
+    spec = importlib.util.spec_from_file_location("editions_hook_under_test", REPO / "scripts" / "editions_hook.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "REPO_ROOT", Path("/nonexistent-folder"))  # no git remote
+    for value, want in (("me/course", "https://github.com/me/course"), (None, None)):
+        monkeypatch.delenv("COLAB_REPOSITORY", raising=False)
+        if value:
+            monkeypatch.setenv("COLAB_REPOSITORY", value)
+        config = module.on_config(load_config(str(REPO / "mkdocs.yml")))
+        assert config.extra["repository_url"] == want
+
+
+@pytest.mark.slow
+def test_the_built_site_says_how_to_get_the_code_on_the_home_page_guide_and_assignment_2(built_site):
+    from mkdocs.config import load_config
+
+    settings = load_config(str(REPO / "mkdocs.yml"))
+    known = colab.resolve(settings.extra.get("colab"), settings.repo_url, REPO)
+    assert (built_site / "downloads" / "course-source.zip").is_file()
+    for lang, prefix in (("ko", ""), ("en", "en/")):
+        home = (built_site / prefix / "index.html").read_text(encoding="utf-8")
+        guide = (built_site / prefix / "teaching" / "instructor-guide" / "index.html").read_text(encoding="utf-8")
+        exercises = (built_site / prefix / "teaching" / "exercises" / "index.html").read_text(encoding="utf-8")
+        assignment_2 = exercises[exercises.index('id="assignment-2"'):]
+        for page, up in ((home, "" if lang == "ko" else "../"), (guide, "../../" if lang == "ko" else "../../../"),
+                         (assignment_2, "../../" if lang == "ko" else "../../../")):
+            assert f'href="{up}downloads/course-source.zip"' in page, lang
+            if known is None:
+                assert "github.com" not in page
+            else:
+                assert f'href="{known.url}"' in page
+        if known is None:  # the guide promises no button the pages do not have
+            assert GET_CODE[lang][1] in guide and GET_CODE[lang][1] in home
+        for source in build.sources():
+            lesson = (built_site / prefix / "lessons" / source.slug / "index.html").read_text(encoding="utf-8")
+            assert 'download="course-source.zip"' in lesson

@@ -1,0 +1,248 @@
+"""Two editions from one source (coursebuild/editions.py): the switch, the edition blocks, and a
+student edition built for real that holds no answer text anywhere (HTML, search index,
+notebooks, PDFs, archives); the instructor pack every build writes next to the site.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from coursebuild import editions, markers, questions
+from coursebuild.paths import REPO_ROOT as REPO
+
+
+def test_the_switch_defaults_to_open_and_refuses_other_values():
+    assert editions.current({}) == "open"
+    assert editions.current({"COURSE_EDITION": "Student "}) == "student"
+    with pytest.raises(editions.EditionError, match="COURSE_EDITION.*'teacher'.*open, student"):
+        editions.current({"COURSE_EDITION": "teacher"})
+
+
+def test_edition_blocks_keep_only_this_editions_lines():
+    text = "a\n[[edition:open]]\nkey\n[[edition:end]]\n[[edition:student]]\nno key\n[[edition:end]]\nb"
+    assert editions.select(text, "open") == "a\nkey\nb"
+    assert editions.select(text, "student") == "a\nno key\nb"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[[edition:open]]\nx", r"never closed"),
+    ("x\n[[edition:end]]", r"without an \[\[edition:…\]\] before it"),
+    ("[[edition:open]]\n[[edition:student]]\n[[edition:end]]", r"inside the \[\[edition:open\]\] block of line 1"),
+    ("[[edition:teacher]]\n[[edition:end]]", r"is \[\[edition:open\]\] or \[\[edition:student\]\]"),
+])
+def test_a_broken_edition_block_names_the_line_and_the_fix(text, message):
+    with pytest.raises(editions.EditionError, match=message):
+        editions.select(text, "open", "docs/ko/x.md")
+
+
+def test_an_edition_marker_in_mid_line_fails():
+    with pytest.raises(markers.MarkerError, match="alone on their line"):
+        markers.render("text [[edition:open]] more", markers.Context(lang="en"))
+
+
+def test_the_student_navigation_has_no_answer_key():
+    nav = [{"홈": "index.md"}, {"가르치기": [{"강사 가이드": "teaching/instructor-guide.md"},
+                                          {"답안 (강사용)": "teaching/answer-key.md"}]}]
+    assert editions.drop_from_nav(nav) == [{"홈": "index.md"}, {"가르치기": [{"강사 가이드": "teaching/instructor-guide.md"}]}]
+    assert editions.is_instructor_page("en/teaching/answer-key.md") and editions.is_instructor_page("teaching/answer-key.md")
+    assert not editions.is_instructor_page("teaching/exercises.md")
+
+
+def test_answers_refuse_to_render_in_the_student_edition_and_rubrics_are_left_out():
+    student = markers.Context(lang="ko", edition="student")
+    for marker in ("[[answers:3]]", "[[assignment-answers]]"):
+        with pytest.raises(markers.MarkerError, match="student edition has none"):
+            markers.render(marker, student)
+    open_page = questions.render_assignments("assignments", "en", questions.load_assignments())
+    student_page = questions.render_assignments("assignments", "en", questions.load_assignments(), rubric=False)
+    assert "**Rubric**" in open_page and "**Rubric**" not in student_page
+    assert "**What to hand in**" in student_page
+
+
+def test_the_student_source_archive_holds_only_the_code(tmp_path):
+    names = editions.source_files(REPO, "student")
+    assert any(n.startswith("tutorial_code/") for n in names) and "requirements.txt" in names
+    assert not [n for n in names if n.startswith(("docs/", "tests/"))], "pages and tests hold the answers"
+    everything = editions.source_files(REPO, "open")
+    assert "docs/questions/assignments.yml" in everything and "mkdocs.yml" in everything
+    assert not [n for n in everything if re.match(r"(\.build|site|\.venv)/", n)]
+    target = editions.write_source_archive(tmp_path / "a.zip", REPO, "student")
+    with zipfile.ZipFile(target) as archive:
+        assert sorted(archive.namelist()) == [f"attention-course/{n}" for n in names]
+
+
+def test_the_pack_goes_next_to_the_site_folder():
+    assert editions.pack_dir("/x/site") == Path("/x/site-instructor")
+    assert editions.pack_dir("/x/site-student") == Path("/x/site-student-instructor")
+
+
+# ---------------------------------------------------------------- answer text
+
+def _plain(markdown: str) -> list[str]:
+    """Runs of the answer's own words (no markers, math, code or markup) long enough to be
+    its own: what must appear nowhere in the student edition."""
+    text = re.sub(r"\[\[[^\]]*\]\]|\$[^$]*\$|`[^`]*`|\*\*|\[|\]\([^)]*\)|<[^>]+>", "\n", markdown)
+    runs = []
+    for part in re.split(r"[\n.:;!?()|]", text):
+        part = " ".join(part.split())
+        if len(part.split()) >= 4 and sum(2 if "가" <= ch <= "힣" else 1 for ch in part) >= 30 and not re.fullmatch(r"[\d\s,.%-]+", part):
+            runs.append(part)
+    return runs
+
+
+def answer_texts() -> dict[str, list[str]]:
+    """{where: phrases} of every worked answer, model answer and rubric criterion, both languages."""
+    found = {}
+    for n, data in questions.load().items():
+        for q in data["questions"]:
+            for lang in ("ko", "en"):
+                found[f"{q['id']} answer ({lang})"] = _plain(q["answer"][lang])
+    for a in questions.load_assignments():
+        for lang in ("ko", "en"):
+            found[f"{a['id']} model answer ({lang})"] = _plain(a["answer"][lang])
+            found[f"{a['id']} rubric ({lang})"] = [p for item in a["rubric"] for p in _plain(item[lang])]
+    public = _normalised(public_text())
+    found = {k: [p for p in v if _normalised(p) not in public] for k, v in found.items()}
+    return {k: v for k, v in found.items() if v}
+
+
+def public_text() -> str:
+    """Everything a student may read: the pages (the answer key left out), the notebooks' and the
+    package's source, the questions and hints, the tasks. An answer phrase found here too (a lesson
+    sentence the answer repeats) is not answer text."""
+    parts = [p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*/**/*.md"))
+             if not editions.is_instructor_page(p.relative_to(REPO / "docs").as_posix())]
+    parts += [p.read_text(encoding="utf-8") for p in sorted((REPO / "tutorial_code").rglob("*.py"))]
+    parts.append((REPO / "docs" / "questions" / "self-check.yml").read_text(encoding="utf-8"))
+    for data in questions.load().values():
+        for q in data["questions"]:
+            parts += [q[lang] for lang in ("ko", "en")] + [q.get("hint", {}).get(lang, "") for lang in ("ko", "en")]
+    for a in questions.load_assignments():
+        parts += [a[key][lang] for key in ("title", "task", "hand_in") for lang in ("ko", "en")]
+    return "\n".join(parts)
+
+
+def test_every_answer_has_phrases_to_look_for():
+    texts = answer_texts()
+    n_questions = sum(len(d["questions"]) for d in questions.load().values())
+    assert sum(1 for k in texts if " answer (" in k) >= 0.9 * 2 * n_questions, "too few answers to look for"
+    assert all(f"{a['id']} model answer ({lang})" in texts for a in questions.load_assignments() for lang in ("ko", "en"))
+    assert sum(len(v) for v in texts.values()) > 200
+
+
+def _text_of(path: Path, data: bytes) -> str:
+    """What a reader (or a search) finds in a file of the site: text, PDF text, archive members."""
+    if path.suffix == ".pdf":
+        from pypdf import PdfReader
+
+        return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
+    if path.suffix == ".zip":
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return "\n".join(_text_of(Path(n), archive.read(n)) for n in archive.namelist())
+    if path.suffix in (".png", ".jpg", ".woff", ".woff2", ".ttf", ".bin", ".ico", ".gz"):
+        return ""
+    text = data.decode("utf-8", errors="ignore")
+    if path.suffix == ".json":  # the search index escapes its text
+        try:
+            text += "\n" + json.dumps(json.loads(text), ensure_ascii=False)
+        except ValueError:
+            pass
+    return text
+
+
+def _normalised(text: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>|&[a-z]+;|\*\*", " ", text).split())
+
+
+@pytest.fixture(scope="module")
+def student_site(tmp_path_factory) -> Path:
+    """The student edition, built once (warm caches: it trains nothing and runs no notebook)."""
+    site = tmp_path_factory.mktemp("student") / "site"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "COURSE_EDITION": "student"}
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+                            cwd=REPO, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        pytest.fail(f"student edition build failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}", pytrace=False)
+    return site
+
+
+@pytest.mark.slow
+def test_the_student_edition_holds_no_answer_text_anywhere(student_site):
+    assert not (student_site / "teaching" / "answer-key").exists()
+    assert not (student_site / "en" / "teaching" / "answer-key").exists()
+    files = [p for p in student_site.rglob("*") if p.is_file()]
+    kinds = {p.suffix for p in files}
+    assert {".html", ".json", ".ipynb", ".zip"} <= kinds, kinds
+    texts = {p: _normalised(_text_of(p, p.read_bytes())) for p in files}
+    leaks = []
+    for where, phrases in answer_texts().items():
+        for phrase in phrases:
+            phrase = _normalised(phrase)
+            leaks += [f"{where}: «{phrase}» in {p.relative_to(student_site)}" for p, t in texts.items() if phrase in t]
+    assert not leaks, "\n".join(leaks[:20])
+    answer_anchors = [f'id="a-{q["id"]}"' for d in questions.load().values() for q in d["questions"]]
+    answer_anchors += [f'id="a-{a["id"]}"' for a in questions.load_assignments()]
+    for p in (p for p in files if p.suffix == ".html"):
+        page = p.read_text(encoding="utf-8")
+        assert not re.search(r'href="[^"]*answer-key', page), f"{p.relative_to(student_site)} links to the answer key"
+        found = [a for a in answer_anchors if a in page]
+        assert not found, f"{p.relative_to(student_site)} has the answer anchors {found}"
+    index = json.loads((student_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not [d["location"] for d in index["docs"] if "answer-key" in d["location"]]
+
+
+@pytest.mark.slow
+def test_the_student_edition_keeps_the_questions_with_hints_and_the_self_checks(student_site):
+    for prefix, hint in (("", "힌트"), ("en/", "Hint")):
+        html = (student_site / prefix / "teaching" / "exercises" / "index.html").read_text(encoding="utf-8")
+        asked = re.findall(r'id="q-([a-z0-9-]+)"', html)
+        assert len(asked) == sum(len(d["questions"]) for d in questions.load().values()) + 2
+        assert html.count(f"<summary>{hint}</summary>") >= 9
+        lesson = (student_site / prefix / "lessons" / "scaled-dot-product" / "index.html").read_text(encoding="utf-8")
+        assert 'class="self-check"' in lesson and 'id="q-sdpa-row-by-hand"' in lesson
+
+
+@pytest.mark.slow
+def test_the_open_site_has_the_answer_key_and_the_pack_beside_it(built_site):
+    assert (built_site / "teaching" / "answer-key" / "index.html").is_file()
+    pack = editions.pack_dir(built_site)
+    for name in ("index.html", "ko/answer-key.html", "en/answer-key.html", "lms/moodle-ko.xml",
+                 "lms/moodle-en.xml", "lms/qti-ko.zip", "lms/qti-en.zip", "assets/katex/katex.min.js"):
+        assert (pack / name).is_file(), name
+    for lang in ("ko", "en"):
+        key = (pack / lang / "answer-key.html").read_text(encoding="utf-8")
+        assert len(re.findall(r'id="a-[a-z0-9-]+"', key)) == len(re.findall(r'id="q-', (
+            built_site / ("" if lang == "ko" else "en") / "teaching" / "exercises" / "index.html").read_text(encoding="utf-8")))
+        assert "[[" not in key and "<details" in key
+    with zipfile.ZipFile(pack.with_name(pack.name + ".zip")) as archive:
+        assert f"{pack.name}/ko/answer-key.html" in archive.namelist()
+    with zipfile.ZipFile(built_site / editions.SOURCE_ARCHIVE) as archive:
+        assert "attention-course/docs/questions/assignments.yml" in archive.namelist()
+
+
+class _Config(dict):
+    """Enough of a MkDocs config for the pack's staging (a dict that takes attributes)."""
+
+
+def test_the_pack_replaces_the_old_one_whole_and_a_failed_build_leaves_it_as_it_was(tmp_path):
+    config = _Config(site_dir=str(tmp_path / "site"))
+    (editions.staging(config) / "a.txt").write_text("first", encoding="utf-8")
+    target = editions.finish_pack(config)
+    assert target == tmp_path / "site-instructor" and (target / "a.txt").read_text(encoding="utf-8") == "first"
+    with zipfile.ZipFile(tmp_path / "site-instructor.zip") as archive:
+        assert archive.namelist() == ["site-instructor/a.txt"]
+    config = _Config(site_dir=str(tmp_path / "site"))  # the next build, which fails half-way
+    stage = editions.staging(config)
+    (stage / "b.txt").write_text("half", encoding="utf-8")
+    editions.discard_staging(config)
+    assert not stage.exists() and sorted(p.name for p in target.iterdir()) == ["a.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site-instructor", "site-instructor.zip"]
