@@ -232,6 +232,12 @@ def filter_index(index: dict, drop: Callable[[dict], bool] = lambda doc: False,
     return {**index, "docs": docs}
 
 
+def without_pages(index: dict, pages) -> dict:
+    """``index`` without every entry of the given pages (``teaching/answer-key/``)."""
+    pages = {p if p.endswith("/") else p + "/" for p in pages}
+    return filter_index(index, drop=lambda doc: page_of(doc["location"]) in pages)
+
+
 def page_of(location: str) -> str:
     """The page part of an index location: ``teaching/answer-key/`` for ``…/#a-x``."""
     return location.split("#", 1)[0]
