@@ -32,7 +32,7 @@ def on_files(files, config):
     return material_fixes.search_on_input_files(files, config)
 
 
-@event_priority(50)  # before Material's search plugin (0) reads the page
+@event_priority(search.BEFORE_SEARCH)  # before Material's search plugin reads the page
 def _for_the_index(context, page, config, nav):
     search.set_page_boost(page)
     if jupyter_fixes.is_notebook(page.file, config):
@@ -41,7 +41,7 @@ def _for_the_index(context, page, config, nav):
     return context
 
 
-@event_priority(-50)  # after Material's search plugin has indexed it: the page as shown
+@event_priority(search.AFTER_SEARCH)  # after Material's search has indexed it: the page as shown
 def _as_shown(context, page, config, nav):
     shown = getattr(page, _SHOWN, None)
     if shown is not None:

@@ -36,6 +36,11 @@ from . import glossary
 from .course import LESSONS
 from .paths import DOCS, LANGS
 
+# Material's search plugin indexes a page in its on_page_context (priority 0): what changes
+# what it reads runs at BEFORE_SEARCH, what puts the page back as shown at AFTER_SEARCH
+BEFORE_SEARCH = 50
+AFTER_SEARCH = -50
+
 # search.boost per kind of page (the page's path inside docs/<lang>/); anything else: 1
 BOOSTS = {
     "lessons/": 4.0,

@@ -76,7 +76,7 @@ def test_plugin_internals_are_used_only_in_the_workarounds_package():
     assert offenders == []
 
 
-@pytest.mark.parametrize("hook", ["i18n_hook.py", "notebooks_hook.py"])
+@pytest.mark.parametrize("hook", ["i18n_hook.py", "notebooks_hook.py", "search_hook.py"])
 def test_hooks_use_the_shared_priority_and_helpers(hook):
     text = (SCRIPTS / hook).read_text(encoding="utf-8")
     assert not re.search(r"event_priority\(-\d", text), "use workarounds.AFTER_I18N"
