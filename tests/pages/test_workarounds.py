@@ -52,12 +52,12 @@ def test_a_missing_plugin_stops_the_build(monkeypatch):
 def test_every_workaround_names_its_plugins_and_cites_an_issue_or_says_there_is_none():
     every = {d: wa.depending_on(d) for d in wa.WRITTEN_FOR}
     assert all(every.values()), f"a version is checked that no workaround relies on: {every}"
-    from coursebuild.workarounds import i18n, jupyter
+    from coursebuild.workarounds import i18n, jupyter, material
 
     marked = {name for names in every.values() for name in names}
     for name in marked:
         module, function = name.split(".")
-        doc = inspect.getdoc(getattr({"i18n": i18n, "jupyter": jupyter}[module], function)) or ""
+        doc = inspect.getdoc(getattr({"i18n": i18n, "jupyter": jupyter, "material": material}[module], function)) or ""
         assert re.search(r"\w/[\w-]+#\d+|no\s+upstream\s+issue\s+found", doc, re.I), f"{name}: cite the upstream issue"
         assert "Why" in doc, f"{name}: say why it is needed"
 
@@ -76,7 +76,7 @@ def test_plugin_internals_are_used_only_in_the_workarounds_package():
     assert offenders == []
 
 
-@pytest.mark.parametrize("hook", ["i18n_hook.py", "notebooks_hook.py"])
+@pytest.mark.parametrize("hook", ["i18n_hook.py", "notebooks_hook.py", "search_hook.py"])
 def test_hooks_use_the_shared_priority_and_helpers(hook):
     text = (SCRIPTS / hook).read_text(encoding="utf-8")
     assert not re.search(r"event_priority\(-\d", text), "use workarounds.AFTER_I18N"

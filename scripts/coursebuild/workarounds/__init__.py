@@ -8,7 +8,9 @@ around and the plugin versions it was written for:
   links that make Material fetch sitemaps that do not exist, no sitemap without ``site_url``;
 * :mod:`.jupyter` — static-i18n with mkdocs-jupyter: notebooks made pages again after
   static-i18n, their language alternates, mkdocs-jupyter's cache kept for both languages,
-  and nbconvert's page cleaned up (shared CSS, no MathJax or CDN loaders, heading ids).
+  and nbconvert's page cleaned up (shared CSS, no MathJax or CDN loaders, heading ids);
+* :mod:`.material` — Material's search box: it searches text that arrives without a key
+  release (pasted, dropped, composed).
 
 A workaround is marked ``@written_for(<distribution>, ...)``; :func:`check_versions` (called
 in ``on_config``) stops the build when an installed version differs from :data:`WRITTEN_FOR`
@@ -64,7 +66,7 @@ def installed_version(distribution: str) -> str | None:
 
 def depending_on(distribution: str) -> list[str]:
     """The workarounds (``module.function``) that rely on ``distribution``."""
-    from . import i18n, jupyter  # noqa: F401  (importing them registers their workarounds)
+    from . import i18n, jupyter, material  # noqa: F401  (importing them registers their workarounds)
 
     return sorted(name for name, dists in _DEPENDS.items() if distribution in dists)
 
