@@ -97,12 +97,28 @@ def glossary_marker(arg: str | None, fmt: str | None, ctx) -> str:
     return render_glossary(ctx.lang)
 
 
+# What may follow a Korean term inside the same word: particles, plural 들, 별/씩/마다, the
+# copula (입니다, 이고, 인) and 하다/되다 forms (정규화한, 정렬된); up to three in a row
+# (토큰들에서는 = 들 + 에서 + 는). Longest first, so 에서 is tried before 에.
+_KO_PARTICLES = (
+    "으로서", "으로써", "에게서", "이라고", "이라는", "이라면", "이지만", "입니다", "이었다", "이에요", "이어서",
+    "으로", "에서", "에게", "까지", "부터", "보다", "처럼", "만큼", "마다", "조차", "이나", "이란", "이며",
+    "이고", "이다", "이면", "이라", "이든", "이었", "라고", "라는", "라면", "지만", "로서", "로써", "였다",
+    "입", "니다", "하는", "하면", "하고", "하여", "해서", "하지", "합니다", "했다", "했습니다", "되는", "되어",
+    "된다", "됩니다", "되면", "되고",
+    "은", "는", "이", "가", "을", "를", "의", "에", "와", "과", "로", "도", "만", "나", "란", "며", "고", "다",
+    "인", "일", "임", "라", "든", "였", "들", "별", "씩", "께", "한", "할", "함", "해", "했", "된", "될", "됨", "돼",
+)
+KO_ENDINGS = "|".join(sorted(_KO_PARTICLES, key=len, reverse=True))
+
+
 def _pattern(terms: tuple[Term, ...], lang: str) -> re.Pattern:
     words = sorted((t.term(lang) for t in terms), key=len, reverse=True)  # longest first
     alternation = "|".join(re.escape(w) for w in words)
     if lang == "ko":
-        # not glued to a Hangul syllable before it; particles after it are fine (어텐션은)
-        return re.compile(rf"(?<![가-힣])(?:{alternation})")
+        # a whole word: not glued to a Hangul syllable before it, and after it nothing but
+        # particles (어텐션은, 키와, 헤드마다의) before the word ends: 키 does not match in 키우는
+        return re.compile(rf"(?<![가-힣])(?:{alternation})(?=(?:{KO_ENDINGS}){{0,3}}(?![가-힣]))")
     return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.I)
 
 

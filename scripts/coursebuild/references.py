@@ -80,6 +80,51 @@ def _questions_text() -> str:
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.yml"))) if folder.is_dir() else ""
 
 
+# a citation in prose: "Vaswani et al. (2017)", "(Voita et al., 2019)", "Bahdanau, Cho, Bengio (2015)",
+# "Reimers and Gurevych (2019)", "Shazeer (2019)", "Reimers·Gurevych (2019)"
+CITATION = re.compile(
+    r"(?P<first>[A-Z][a-zA-Z'-]+)"
+    r"(?: et al\.|(?:(?:, |·| and )[A-Z][a-zA-Z'-]+)+)?"
+    r"(?:,? \(| \(|, )(?:[^()\d]{0,40}, )?(?P<year>(?:19|20)\d\d)[a-z]?\b")
+NOT_AUTHORS = {"Post-LN", "Pre-LN", "The", "In", "Since", "LN", "Table", "Lesson", "Figure", "Section", "By",
+               "From", "At", "Of"}
+
+
+def citations(text: str) -> set[tuple[str, int]]:
+    """(first author, year) of every citation in ``text``."""
+    return {(m["first"], int(m["year"])) for m in CITATION.finditer(text) if m["first"] not in NOT_AUTHORS}
+
+
+def listed(works: dict) -> set[tuple[str, int]]:
+    """(first author, year) of every work in references.yml, and of the names pages cite it by."""
+    out = set()
+    for work in works.values():
+        if work["year"]:
+            out.add((re.split(r"[, ]", work["authors"])[0], int(work["year"])))
+            # a work the pages name by its model, "BERT (2019)", "RoFormer (2021)"
+            out.update((c.split()[0], int(work["year"])) for c in work["cite"])
+    return out
+
+
+def unlisted(lang: str, works: dict) -> dict[str, list[str]]:
+    """{"Ainslie (2023)": [pages]}: citations on the pages of ``lang`` (this page and the check
+    questions included) that references.yml lacks."""
+    known, out = listed(works), {}
+    sources = sorted((DOCS / lang).rglob("*.md")) + sorted((DOCS / "questions").glob("*.yml"))
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        for m in CITATION.finditer(text):
+            year = int(m["year"])
+            # "Robert Desimone, John Duncan (1995)": a listed first author among the names just before
+            names = re.findall(r"[A-Z][a-zA-Z'-]+", text[max(0, m.start() - 80):m.end()])
+            if m["first"] in NOT_AUTHORS or any((w, year) in known for w in names):
+                continue
+            where = out.setdefault(f"{m['first']} ({year})", [])
+            if path.relative_to(DOCS).as_posix() not in where:
+                where.append(path.relative_to(DOCS).as_posix())
+    return out
+
+
 def cited_in(work: dict, lang: str) -> list[tuple[str, str]]:
     """(label, page path relative to the language root) of each page that names ``work``."""
     found = []
@@ -101,11 +146,19 @@ def references_marker(arg, fmt, ctx) -> str:
     if arg is not None or fmt is not None:
         raise ValueError("references takes no argument or format")
     labels, works = _LABELS[ctx.lang], load()["works"]
+    missing = unlisted(ctx.lang, works)
+    if missing:
+        raise ValueError("cited but not in docs/references.yml (add each with authors, year, title, id, cite): "
+                         + "; ".join(f"{w} on {', '.join(p)}" for w, p in missing.items()))
+    own = (DOCS / ctx.lang / "references.md").read_text(encoding="utf-8")
     rows = [f"| {labels['work']} | {labels['id']} | {labels['cited']} |", "|:---|:---|:---|"]
     for key, work in sorted(works.items(), key=lambda kv: (kv[1]["authors"].lower(), kv[1]["year"] or 0)):
         year = f" ({work['year']})" if work["year"] else ""
         # links are relative to the references page, which sits at the language root
         where = ", ".join(f"[{label}]({path})" for label, path in cited_in(work, ctx.lang))
+        if not where and not any(c in own for c in work["cite"]):
+            raise ValueError(f"docs/references.yml: work '{key}' is cited on no {ctx.lang} page (none of "
+                             f"{work['cite']} appears): cite it where the page relies on it, or remove it")
         rows.append(f"| {work['authors']}{year}, *{work['title']}* | {link(work['id'])} | "
                     f"{where or labels['none']} |")
     return "\n".join(rows)

@@ -48,6 +48,11 @@ SCRIPTS = {
     "n2": "cost.js", "kvcache": "cost.js",                                      # lesson 9
 }
 FORWARD_PASS = "../transformer.js"  # relative to widgets/
+# widgets that draw in figure colours get each role's colour and its name in the page's language
+# (drawing/plotting.py COLORS and COLOR_NAMES) as data["colours"], so a label names the colour
+# the widget draws in: {"rope": {"q": "scaled", "k": "raw"}} gives data["colours"]["k"] =
+# {"hex": "#D55E00", "name": "주홍색"} on a Korean page
+COLOURS = {"rope": {"q": "scaled", "k": "raw"}}
 
 
 def widget_marker(arg: str | None, fmt: str | None, ctx) -> str:
@@ -57,10 +62,19 @@ def widget_marker(arg: str | None, fmt: str | None, ctx) -> str:
         raise ValueError(f"unknown option '{fmt}' after '|'; options: {', '.join(OPTIONS)}")
     data = _value(_record(ctx.results, exp), f"widgets.{name}", exp)
     widget = name.rsplit(".", 1)[-1]
+    if widget in COLOURS:
+        data = {**data, "colours": colours(COLOURS[widget], ctx.lang)}
     attrs = f' data-widget="{html.escape(widget)}" data-scripts="{" ".join(scripts(widget, fmt == "model"))}"'
     if fmt == "model":
         attrs += f' data-model="{html.escape(exp)}"'
     return f'<div class="widget"{attrs}><script type="application/json">{to_script_json(data)}</script></div>'
+
+
+def colours(roles: dict, lang: str) -> dict:
+    """{part: {"hex", "name"}} for each part's palette role, named in ``lang``."""
+    from tutorial_code.experiments.drawing.plotting import COLOR_NAMES, COLORS  # matplotlib is not imported
+
+    return {part: {"hex": COLORS[role], "name": COLOR_NAMES[role][lang]} for part, role in roles.items()}
 
 
 def scripts(widget: str, model: bool = False) -> list[str]:

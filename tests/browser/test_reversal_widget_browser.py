@@ -21,6 +21,7 @@ LESSON = "lessons/encoder-decoder/"
 PAGES = {"ko": LESSON, "en": "en/" + LESSON}
 WIDGET = '.widget[data-widget="reversal"]'
 BAD_INPUT = {"ko": "숫자(0–9)만", "en": "Type 1 to 8 digits"}
+TOO_LONG = {"ko": "숫자가 9개입니다", "en": "That is 9 digits"}
 
 # every reference input through transformer.js; returns how many agree and the largest gap
 DECODE_REFERENCE = """async (url) => {
@@ -126,6 +127,38 @@ def test_keyboard_alone_operates_the_widget(site_page, site_url, lang):
     assert widget.locator("select").nth(0).input_value() == "0"
     assert widget.locator("select").nth(1).input_value() == "1"
     assert widget.locator("caption").inner_text().startswith({"ko": "1층 헤드 2", "en": "Cross-attention of layer 1, head 2"}[lang])
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", PAGES)
+def test_a_ninth_digit_is_refused_and_a_refused_input_leaves_no_earlier_answer(site_page, site_url, lang):
+    """Nine digits are not cut to eight and decoded: the widget says how many there were.
+    After any refused input, the source, the output and the map of the last good input are gone."""
+    errors = watch_console(site_page)
+    site_page.goto(site_url + PAGES[lang], wait_until="networkidle")
+    widget = ready_widget(site_page)
+    assert output_tokens(site_page) and widget.locator("table.widget-heatmap").count() == 1
+    field = widget.locator("input")
+    field.fill("123456789")
+    assert field.input_value() == "123456789"  # nothing dropped while typing
+    field.press("Enter")
+    status = widget.locator(".widget-status").inner_text()
+    assert TOO_LONG[lang] in status and field.get_attribute("aria-invalid") == "true"
+    assert output_tokens(site_page) == []
+    assert widget.locator(".widget-tokens li").count() == 0
+    assert widget.locator("table.widget-heatmap").count() == 0
+    widget.locator("button").nth(1).click()  # the step button refuses it too
+    assert TOO_LONG[lang] in widget.locator(".widget-status").inner_text() and output_tokens(site_page) == []
+    field.fill("12345678")
+    field.press("Enter")
+    site_page.wait_for_function(f"document.querySelectorAll('{WIDGET} .widget-output li').length === 10")
+    field.fill("1x")
+    field.press("Enter")
+    assert BAD_INPUT[lang] in widget.locator(".widget-status").inner_text()
+    assert output_tokens(site_page) == [] and widget.locator("table.widget-heatmap").count() == 0
+    layer = widget.locator("select").nth(0)
+    layer.select_option(index=0)  # a layer change with nothing decoded draws nothing and throws nothing
+    assert widget.locator("table.widget-heatmap").count() == 0
     assert errors == []
 
 

@@ -82,3 +82,27 @@ def test_widget_data_counts_what_generation_did():
     n2 = w["n2"]["checks"][0]
     assert n2["L"] == cfg.table_lengths[0] and n2["entries"] == n2["L"] ** 2
     assert n2["work_ratio"] == {"scores": 4.0, "projections": 2.0, "ffn": 2.0}
+
+
+def test_n2_widget_counts_every_attention_sublayer_of_each_model():
+    """The calculator's whole-model figure is h score matrices per attention sub-layer, and the
+    sub-layers are read off the model as built: an encoder layer's self-attention, a decoder
+    layer's self-attention and, in an encoder–decoder, its cross-attention."""
+    from tutorial_code.experiments import widgets_architecture as wa
+
+    models = wa.model_sizes()  # what cost_widgets() hands the widget as data["n2"]["models"]
+    for name, (kind, _) in wa.MODELS.items():
+        m = models[name]
+        with torch.device("meta"):  # the structure only
+            model = kind(tc.TransformerConfig(d_model=m["D"], n_heads=m["h"], n_layers=m["layers"], d_ff=m["d_ff"]))
+        stacks = [getattr(model, part) for part in ("encoder", "decoder") if hasattr(model, part)]
+        counted = sum(
+            sum(getattr(layer, a, None) is not None for a in ("self_attn", "cross_attn"))
+            for stack in stacks for layer in stack.layers)
+        assert m["attention"] == counted, name
+        if kind is tc.EncoderDecoderTransformer:  # 2N + N: more than heads × layers per stack
+            assert counted == 3 * len(model.encoder.layers) == 3 * m["layers"]
+        for L in (1000, 8192):
+            state = wa.n2_state(L, name, m)
+            assert state["model_entries"] == m["h"] * counted * L * L
+            assert state["model_mib"] == pytest.approx(4 * m["h"] * counted * L * L / 2**20)

@@ -9,27 +9,11 @@ from coursebuild import references
 from coursebuild.course import LESSONS
 from coursebuild.paths import DOCS
 
-# "Vaswani et al. (2017)", "(Voita et al., 2019)", "Bahdanau, Cho, Bengio (2015)",
-# "Bahdanau, Cho and Bengio (2015)", "Reimers and Gurevych (2019)", "Shazeer (2019)", "Reimers·Gurevych"
-CITATION = re.compile(
-    r"(?P<first>[A-Z][a-zA-Z'-]+)"
-    r"(?: et al\.|(?:(?:, |·| and )[A-Z][a-zA-Z'-]+)+)?"
-    r"(?:,? \(| \(|, )(?:[^()\d]{0,40}, )?(?P<year>(?:19|20)\d\d)[a-z]?\b")
-NOT_AUTHORS = {"Post-LN", "Pre-LN", "The", "In", "Since", "LN", "Table", "Lesson", "Figure", "Section", "By", "From", "At", "Of"}
-
-
-def citations(text: str) -> set[tuple[str, int]]:
-    return {(m["first"], int(m["year"])) for m in CITATION.finditer(text) if m["first"] not in NOT_AUTHORS}
+CITATION, NOT_AUTHORS, citations = references.CITATION, references.NOT_AUTHORS, references.citations
 
 
 def listed() -> set[tuple[str, int]]:
-    out = set()
-    for work in references.load()["works"].values():
-        if work["year"]:
-            out.add((re.split(r"[, ]", work["authors"])[0], int(work["year"])))
-            # a work the pages name by its model, "BERT (2019)", "RoFormer (2021)"
-            out.update((c.split()[0], int(work["year"])) for c in work["cite"])
-    return out
+    return references.listed(references.load()["works"])
 
 
 def lesson_texts():
@@ -53,6 +37,25 @@ def test_every_citation_of_the_lessons_is_on_the_references_page():
         for cite in sorted(citations(text) - known):
             missing.setdefault(f"{cite[0]} ({cite[1]})", []).append(where)
     assert not missing, f"cited but not in docs/references.yml: {missing}"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_citation_of_every_page_is_listed_and_every_listed_work_is_cited(lang):
+    """What the build checks when it draws the references page: every page, the guide and the
+    home page included, not only the lessons; and no work shows "this page" unless it is."""
+    works = references.load()["works"]
+    assert references.unlisted(lang, works) == {}
+    own = (DOCS / lang / "references.md").read_text(encoding="utf-8")
+    uncited = [k for k, w in works.items()
+               if not references.cited_in(w, lang) and not any(c in own for c in w["cite"])]
+    assert uncited == []
+    assert references.unlisted(lang, {}) != {}  # the check can fail
+
+
+def test_a_work_cited_on_the_home_page_shows_it():
+    works = references.load()["works"]
+    for lang in ("ko", "en"):
+        assert "index.md" in dict((p, l) for l, p in references.cited_in(works["ho2020"], lang))
 
 
 def test_the_check_can_fail():

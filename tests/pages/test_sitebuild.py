@@ -3,6 +3,7 @@
 The ``[[code:…]]`` and ``[[glossary]]`` markers themselves are tested in test_markers.py.
 """
 
+import re
 import pytest
 import yaml
 
@@ -64,6 +65,23 @@ def test_tooltips_mark_first_use_in_prose_only():
     assert '">소프트맥스</abbr>를' in out
     en = glossary.add_tooltips("<p>Self-attention and attention; attention again.</p>", "en")
     assert en.count("<abbr") == 2 and 'title="셀프 어텐션 — ' in en
+
+
+@pytest.mark.parametrize("text, marked", [
+    ("<p>모델을 키우는 법</p>", None),            # 키 (key) inside 키우는 (to grow)
+    ("<p>키워드와 키보드</p>", None),
+    ("<p>밸류와 키를 곱한다</p>", "밸류 키"),
+    ("<p>소프트맥스는 점수를</p>", "소프트맥스"),  # a particle after the term still matches
+    ("<p>토큰들에서는 다르다</p>", "토큰"),        # particles in a row
+    ("<p>헤드마다 따로</p>", "헤드"),
+    ("<p>키.</p>", "키"),
+    ("<p>(키)</p>", "키"),
+    ("<p>열쇠키를</p>", None),                     # glued to a syllable before it
+])
+def test_korean_tooltips_match_whole_words_only(text, marked):
+    out = glossary.add_tooltips(text, "ko")
+    found = re.findall(r"<abbr[^>]*>(.*?)</abbr>", out)
+    assert found == (marked.split() if marked else []), out
 
 
 def test_glossary_page_lists_every_term_in_each_language():

@@ -33,11 +33,12 @@ D_CHOICES = (16, 32, 64, 128, 256, 512, 768, 1024)
 # lesson 6's worked example marks position 10 (the page reads figures.sinusoid.table.10.*)
 WORKED_POSITION = 10
 ROPE_MAX_POSITION = 31  # the RoPE sliders run over positions 0..31
-# the models the lesson 9 calculator offers: (D, h, layers, d_ff) as published
+# the models the lesson 9 calculator offers: the architecture and (D, h, layers per stack, d_ff)
+# as published; how many attention sublayers hold score matrices is counted from the model itself
 MODELS = {
-    "course": None,                 # this course's reference model: tc.TransformerConfig()
-    "base": (512, 8, 6, 2048),      # Vaswani et al. (2017), the base model (one stack)
-    "gpt2": (768, 12, 12, 3072),    # GPT-2 small (Radford et al. 2019)
+    "course": (tc.EncoderDecoderTransformer, None),  # this course's reference model: tc.TransformerConfig()
+    "base": (tc.EncoderDecoderTransformer, (512, 8, 6, 2048)),  # Vaswani et al. (2017), the base model
+    "gpt2": (tc.DecoderOnlyTransformer, (768, 12, 12, 3072)),   # GPT-2 small (Radford et al. 2019)
 }
 
 
@@ -148,10 +149,22 @@ def widgets(cfg, results: dict) -> dict:
 
 # ---------------------------------------------------------------- lesson 9: cost
 
+def attention_sublayers(model: torch.nn.Module) -> int:
+    """How many attention sublayers a model has, each with its own h score matrices: every
+    tc.MultiHeadAttention in it (an encoder–decoder: self-attention in each encoder layer,
+    self- and cross-attention in each decoder layer)."""
+    return sum(isinstance(m, tc.MultiHeadAttention) for m in model.modules())
+
+
 def model_sizes() -> dict:
     ref = tc.TransformerConfig()
-    sizes = {name: s or (ref.d_model, ref.n_heads, ref.n_layers, ref.d_ff) for name, s in MODELS.items()}
-    return {name: {"D": D, "h": h, "layers": n, "d_ff": f} for name, (D, h, n, f) in sizes.items()}
+    out = {}
+    for name, (kind, s) in MODELS.items():
+        D, h, n, f = s or (ref.d_model, ref.n_heads, ref.n_layers, ref.d_ff)
+        with torch.device("meta"):  # the structure only: no memory for the parameters
+            model = kind(tc.TransformerConfig(d_model=D, n_heads=h, n_layers=n, d_ff=f))
+        out[name] = {"D": D, "h": h, "layers": n, "d_ff": f, "attention": attention_sublayers(model)}
+    return out
 
 
 def n2_state(L: int, name: str, m: dict) -> dict:
@@ -172,7 +185,8 @@ def n2_state(L: int, name: str, m: dict) -> dict:
 
     full, half = work(L), work(L / 2)
     return {"L": L, "model": name, "entries": L * L, "mib": L * L * 4 / MIB,
-            "model_entries": m["h"] * m["layers"] * L * L, "model_mib": m["h"] * m["layers"] * L * L * 4 / MIB,
+            "model_entries": m["h"] * m["attention"] * L * L,
+            "model_mib": m["h"] * m["attention"] * L * L * 4 / MIB,
             "entries_ratio": (L * L) / (L / 2) ** 2,
             "work": full, "work_ratio": {k: full[k] / half[k] for k in full},
             "scores_share": full["scores"] / sum(full.values())}

@@ -16,7 +16,8 @@
       N: "문서 길이 L (토큰)", model: "모델",
       models: { course: "이 강좌의 기준 모델", base: "2017 논문의 기본 모델", gpt2: "GPT-2 small" },
       sizes: function (m) { return "D " + m.D + ", 헤드 " + m.h + ", 층 " + m.layers + ", d_ff " + m.d_ff; },
-      one: "점수 행렬 하나 (헤드 하나, 층 하나)", all: function (h, n) { return "모델 전체 (헤드 " + h + " × 층 " + n + ")"; },
+      one: "점수 행렬 하나 (헤드 하나, 층 하나)",
+      all: function (h, n) { return "모델 전체 (헤드 " + h + "개 × 어텐션 하위 층 " + n + "개)"; },
       entries: "개", memory: "float32 메모리",
       ratio: function (half) { return "길이 " + half + "(L/2)와 비교한 항목 수"; },
       work: "층 하나의 곱셈-덧셈 수",
@@ -43,7 +44,8 @@
       N: "Document length L (tokens)", model: "Model",
       models: { course: "This course's reference model", base: "The 2017 paper's base model", gpt2: "GPT-2 small" },
       sizes: function (m) { return "D " + m.D + ", " + m.h + " heads, " + m.layers + " layers, d_ff " + m.d_ff; },
-      one: "One score matrix (one head, one layer)", all: function (h, n) { return "The whole model (" + h + " heads × " + n + " layers)"; },
+      one: "One score matrix (one head, one layer)",
+      all: function (h, n) { return "The whole model (" + h + " heads × " + n + " attention sub-layers)"; },
       entries: " entries", memory: "float32 memory",
       ratio: function (half) { return "Entries against length " + half + " (L/2)"; },
       work: "Multiply-adds of one layer",
@@ -125,11 +127,11 @@
       }
       ui.N.removeAttribute("aria-invalid");
       root.dataset.valid = "true";
-      const E = N * N, all = m.h * m.layers * E;
+      const E = N * N, all = m.h * m.attention * E;  // m.attention: counted from the model in Python
       ui.sizes.textContent = t.sizes(m);
       show(ui.entries, E, int(E) + t.entries);
       show(ui.mib, 4 * E / MIB, bytes(4 * E, dec));
-      ui.allLabel.textContent = t.all(m.h, m.layers);
+      ui.allLabel.textContent = t.all(m.h, m.attention);
       show(ui.modelEntries, all, int(all) + t.entries);
       show(ui.modelMib, 4 * all / MIB, bytes(4 * all, dec));
       ui.ratioLabel.textContent = t.ratio(int(N / 2));

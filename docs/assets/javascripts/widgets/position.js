@@ -28,7 +28,7 @@
       offset: "m − n", score: "점수 (R_m q)·(R_n k)",
       same: function (off) { return "같은 m − n = " + off + "인 다른 자리"; },
       ropeStatus: function (m, n, s) { return "m = " + m + ", n = " + n + ": 점수 " + s; },
-      arrows: "첫 성분 쌍: 쿼리(파란 화살표)는 m·θ₀, 키(주황 점선 화살표)는 n·θ₀만큼 돌아갑니다.",
+      arrows: function (q, k) { return "첫 성분 쌍: 쿼리(" + q + " 화살표)는 m·θ₀, 키(" + k + " 점선 화살표)는 n·θ₀만큼 돌아갑니다."; },
     },
     en: {
       tableTitle: "Read the sinusoidal table by position and dimension", pos: "Position pos", dim: "Dimension",
@@ -49,7 +49,7 @@
       offset: "m − n", score: "Score (R_m q)·(R_n k)",
       same: function (off) { return "Other places with the same m − n = " + off; },
       ropeStatus: function (m, n, s) { return "m = " + m + ", n = " + n + ": score " + s; },
-      arrows: "First pair of components: the query (blue arrow) turns by m·θ₀, the key (dashed orange arrow) by n·θ₀.",
+      arrows: function (q, k) { return "First pair of components: the query (" + q + " arrow) turns by m·θ₀, the key (dashed " + k + " arrow) by n·θ₀."; },
     },
   };
 
@@ -237,6 +237,9 @@
     };
     const qArrow = svg("line", { x1: 0, y1: 0, class: "widget-arrow-q" });
     const kArrow = svg("line", { x1: 0, y1: 0, class: "widget-arrow-k" });
+    // drawn in the palette's colours, which the build hands over with their names (d.colours)
+    qArrow.style.stroke = d.colours.q.hex;
+    kArrow.style.stroke = d.colours.k.hex;
     ui.plot.append(svg("circle", { cx: 0, cy: 0, r: 1, class: "widget-circle" }), kArrow, qArrow);
     root.replaceChildren(el("p", { class: "widget-title", text: t.ropeTitle }),
       el("div", { class: "widget-controls" }, [el("label", { for: ui.m.id, text: t.m }), ui.m, ui.mOut]),
@@ -244,7 +247,7 @@
       el("div", { class: "widget-controls" }, [ui.earlier, ui.later]),
       el("dl", { class: "widget-readout" }, [el("dt", { text: t.offset }), el("dd", {}, [ui.offset]),
                                              el("dt", { text: t.score }), el("dd", {}, [ui.score])]),
-      ui.same, el("div", { class: "widget-figure" }, [ui.plot, el("p", { class: "widget-label", text: t.arrows })]),
+      ui.same, el("div", { class: "widget-figure" }, [ui.plot, el("p", { class: "widget-label", text: t.arrows(d.colours.q.name, d.colours.k.name) })]),
       ui.status);
 
     function score(m, n) { return dot(rotate(d.q, m, d.base), rotate(d.k, n, d.base)); }

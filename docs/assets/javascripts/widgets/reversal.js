@@ -17,6 +17,7 @@
       ready: "준비되었습니다. 숫자를 바꾸고 디코딩을 누르세요.",
       failed: function (e) { return "모델을 불러오지 못했습니다: " + e; },
       bad: function (v) { return "숫자(0–9)만 1개에서 8개까지 입력하세요. 지금 입력: “" + v + "”"; },
+      long: function (n) { return "숫자가 " + n + "개입니다. 이 모델은 8개까지만 받습니다. 뒤의 " + (n - 8) + "개를 지우고 다시 누르세요."; },
       short: "모델은 8자리 숫자로만 학습했습니다. 8자리가 아니면 틀린 답을 쓸 수 있습니다.",
       source: "원문", output: "출력 (그리디 디코딩)",
       right: function (ms) { return "뒤집은 순서와 같습니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
@@ -37,6 +38,7 @@
       ready: "Ready: change the digits and press Decode.",
       failed: function (e) { return "Could not load the model: " + e; },
       bad: function (v) { return "Type 1 to 8 digits (0–9) and nothing else; you typed “" + v + "”."; },
+      long: function (n) { return "That is " + n + " digits; this model takes at most 8. Delete the last " + (n - 8) + " and press again."; },
       short: "The model was trained on 8 digits only; with another length it may write a wrong answer.",
       source: "Source", output: "Output (greedy decoding)",
       right: function (ms) { return "Matches the reversed digits. It took " + ms + " ms in your browser."; },
@@ -61,7 +63,7 @@
   function build(root, t, uid) {
     const ui = {
       input: el("input", { id: uid + "-digits", type: "text", inputmode: "numeric", autocomplete: "off",
-                           maxlength: "8", "aria-describedby": uid + "-status" }),
+                           "aria-describedby": uid + "-status" }),
       decode: el("button", { type: "submit", class: "md-button md-button--primary", text: t.decode }),
       step: el("button", { type: "button", class: "md-button", text: t.step }),
       layer: el("select", { id: uid + "-layer" }), head: el("select", { id: uid + "-head" }),
@@ -126,16 +128,30 @@
     heatmap(state, t);
   }
 
+  const MAX_DIGITS = 8;  // the labels' "up to 8"; no maxlength, which would drop a ninth digit unseen
+
   function parse(text) {
     return /^[0-9]{1,8}$/.test(text) ? Array.from(text, Number) : null;
+  }
+
+  // a refused input leaves no earlier answer on screen under its message
+  function clear(state) {
+    clearInterval(state.timer);
+    state.run = null;
+    state.shown = 0;
+    [state.ui.source, state.ui.output, state.ui.map].forEach(function (node) { node.replaceChildren(); });
   }
 
   // run greedy decoding for the digits in the input; false (and a message) on bad input
   function decodeInput(state, t) {
     const digits = parse(state.ui.input.value.trim());
     if (!digits) {
+      const text = state.ui.input.value.trim();
       state.ui.input.setAttribute("aria-invalid", "true");
-      state.ui.status.textContent = t.bad(state.ui.input.value);
+      state.ui.status.textContent = /^[0-9]+$/.test(text) && text.length > MAX_DIGITS ? t.long(text.length)
+        : t.bad(state.ui.input.value);
+      state.lastInput = null;
+      clear(state);
       return false;
     }
     state.ui.input.removeAttribute("aria-invalid");

@@ -23,7 +23,7 @@
       loading: "모델 파라미터를 불러오는 중입니다…",
       failed: function (e) { return "모델을 불러오지 못했습니다: " + e; },
       right: function (ms) { return "문법이 정한 번역과 같습니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
-      wrong: function (want, ms) { return "문법이 정한 번역 “" + want + "”과 다릅니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
+      wrong: function (want, ms) { return "문법이 정한 번역(“" + want + "”)과 다릅니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
       caption: function (word, l, h) { return "쓰는 단어: " + word + " · " + l + " · " + h + ". 한국어 단어마다 받은 가중치"; },
       korean: "한국어 단어", weight: "가중치",
     },
