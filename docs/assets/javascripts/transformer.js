@@ -68,9 +68,7 @@
         row[j] = mask && !mask(i, j) ? -Infinity : s;  // step 3: blocked → −∞
         max = Math.max(max, row[j]);
       }
-      let total = 0;  // step 4: softmax over the keys (minus the max, for exp's range)
-      for (let j = 0; j < k.rows; j++) { row[j] = Math.exp(row[j] - max); total += row[j]; }
-      for (let j = 0; j < k.rows; j++) row[j] /= total;
+      CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
       for (let j = 0; j < k.rows; j++) {  // step 5: blend the values by the weights
         for (let c = 0; c < v.cols; c++) output.data[i * v.cols + c] += row[j] * v.data[j * v.cols + c];
       }
@@ -110,15 +108,11 @@
   }
 
   // ---------------------------------------------------------------- position.py
-  // PE(pos, 2i) = sin(pos / 10000^(2i/D)), PE(pos, 2i+1) = cos(pos / 10000^(2i/D))
+  // the (L, D) table as a float32 matrix; each entry is CourseMath.sinusoid (maths.js)
   function sinusoidalTable(length, D) {
     const pe = matrix(length, D);
     for (let pos = 0; pos < length; pos++) {
-      for (let twoI = 0; twoI < D; twoI += 2) {
-        const angle = pos / Math.pow(10000, twoI / D);
-        pe.data[pos * D + twoI] = Math.sin(angle);
-        if (twoI + 1 < D) pe.data[pos * D + twoI + 1] = Math.cos(angle);
-      }
+      for (let dim = 0; dim < D; dim++) pe.data[pos * D + dim] = CourseMath.sinusoid(pos, dim, D);
     }
     return pe;
   }
@@ -181,7 +175,7 @@
   // EncoderDecoderTransformer.encode: src ids → memory (L_s, D) and encoder weights per layer
   function encode(model, src) {
     const cfg = model.cfg, weights = [];
-    const srcMask = function (i, j) { return src[j] !== cfg.pad_id; };  // padding_mask
+    const srcMask = CourseMath.paddingMask(src, cfg.pad_id);
     let x = embed(model, src);
     model.params.encoder.layers.forEach(function (p) {
       const r = encoderLayer(p, cfg, x, srcMask);
@@ -197,7 +191,7 @@
   // lastOnly: the logits of the last position only (1, V), all greedy decoding needs
   function decode(model, tgt, memory, srcMask, lastOnly) {
     const cfg = model.cfg, selfWs = [], crossWs = [];
-    const causal = function (i, j) { return j <= i; };  // causal_mask: only j ≤ i
+    const causal = CourseMath.causalMask;  // only j ≤ i
     let x = embed(model, tgt);
     model.params.decoder.layers.forEach(function (p) {
       const r = decoderLayer(p, cfg, x, memory, causal, srcMask);
