@@ -45,6 +45,7 @@ SCRIPTS = {
     "multihead": "multihead.js", "sinusoid": "position.js", "position_steps": "position.js",
     "rope": "position.js", "block": "block.js",                                 # lessons 5-7
     "reversal": "reversal.js", "checkpoints": "checkpoints.js", "visibility": "visibility.js",  # 8
+    "train": "train.js",                                                        # 8
     "n2": "cost.js", "kvcache": "cost.js",                                      # lesson 9
 }
 FORWARD_PASS = "../transformer.js"  # relative to widgets/

@@ -87,14 +87,129 @@
       trainStep: function (srcs, tgts) {
         const at = schedule(recipe, opt.steps(), totalSteps, model.cfg.d_model);
         const g = Transformer.grads(model), loss = Transformer.seq2seqLoss(model, srcs, tgts, g);
-        if (!isFinite(loss)) return { loss: loss, lr: at.lr };  // the caller stops; weights untouched
-        opt.step(g, at.lr, at.beta1);
-        return { loss: loss, lr: at.lr };
+        // a loss or a gradient that is no longer a number (or overflowed) is not applied: the
+        // weights stay those of the last good step, and the caller stops (finite false)
+        const finite = isFinite(loss) && parameters(g).every(function (m) { return m.data.every(isFinite); });
+        if (finite) opt.step(g, at.lr, at.beta1);
+        return { loss: finite ? loss : NaN, lr: at.lr, finite: finite };
       },
       steps: opt.steps,
     };
   }
 
-  global.Trainer = { noamLr: noamLr, oneCycle: oneCycle, schedule: schedule, adam: adam,
+  // ---------------------------------------------------------------- the reversal task
+
+  // a seeded stream of numbers in [0, 1) (mulberry32): the same seed, the same run anywhere
+  function random(seed) {
+    let a = seed >>> 0;
+    return function () {
+      a = (a + 0x6D2B79F5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  // the tokens of digit_tasks: padding, BOS, EOS, then the digits 0–9
+  const TOKENS = { pad_id: 0, bos_id: 1, eos_id: 2, digit0: 3, names: ["PAD", "BOS", "EOS", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"] };
+
+  // source [BOS, x_1 … x_n, EOS] and target [BOS, x_n … x_1, EOS]
+  function pair(digits) {
+    const d = digits.map(function (x) { return x + TOKENS.digit0; });
+    return { src: [TOKENS.bos_id].concat(d, [TOKENS.eos_id]), tgt: [TOKENS.bos_id].concat(d.slice().reverse(), [TOKENS.eos_id]) };
+  }
+
+  function drawDigits(rand, length) {
+    return Array.from({ length: length }, function () { return Math.floor(rand() * 10); });
+  }
+
+  // the held-out set (n distinct sequences) and a training stream that never yields one of them
+  // (a drawn sequence that is held out is drawn again, and counted, as the build's run does)
+  function task(seed, length, nHeldOut) {
+    const rand = random(seed), heldOut = [], seen = new Set();
+    while (heldOut.length < nHeldOut) {
+      const d = drawDigits(rand, length), key = d.join("");
+      if (!seen.has(key)) { seen.add(key); heldOut.push(pair(d)); }
+    }
+    const train = random(seed + 1);
+    let redrawn = 0;
+    return {
+      heldOut: heldOut, isHeldOut: function (digits) { return seen.has(digits.join("")); },
+      redrawn: function () { return redrawn; },
+      batch: function (size) {
+        const srcs = [], tgts = [];
+        while (srcs.length < size) {
+          const d = drawDigits(train, length);
+          if (seen.has(d.join(""))) { redrawn += 1; continue; }
+          const p = pair(d);
+          srcs.push(p.src); tgts.push(p.tgt);
+        }
+        return { srcs: srcs, tgts: tgts };
+      },
+    };
+  }
+
+  // a new model, initialised as init_parameters does: Xavier-uniform weight matrices, nn.Linear's
+  // U(±1/√fan_in) biases, LayerNorm γ = 1 and β = 0, the output projection tied to the embedding
+  function initModel(cfg, seed) {
+    const rand = random(seed), M = Transformer.matrix, D = cfg.d_model, tensors = {};
+    const uniform = function (rows, cols, bound) {
+      const m = M(rows, cols);
+      for (let i = 0; i < m.data.length; i++) m.data[i] = (2 * rand() - 1) * bound;
+      return m;
+    };
+    const lin = function (name, nIn, nOut) {
+      tensors[name + ".weight"] = uniform(nOut, nIn, Math.sqrt(6 / (nIn + nOut)));
+      tensors[name + ".bias"] = uniform(1, nOut, 1 / Math.sqrt(nIn));
+    };
+    const norm = function (name) {
+      tensors[name + ".weight"] = M(1, D, new Float32Array(D).fill(1));
+      tensors[name + ".bias"] = M(1, D);
+    };
+    const attn = function (name) { ["W_Q", "W_K", "W_V", "W_O"].forEach(function (w) { lin(name + "." + w, D, D); }); };
+    const ffn = function (name) { lin(name + ".W_1", D, cfg.d_ff); lin(name + ".W_2", cfg.d_ff, D); };
+    tensors["embed.tokens.weight"] = uniform(cfg.vocab_size, D, Math.sqrt(6 / (cfg.vocab_size + D)));
+    for (let l = 0; l < cfg.n_layers; l++) {
+      const e = "encoder.layers." + l;
+      attn(e + ".self_attn"); ffn(e + ".ffn"); norm(e + ".sublayer1.norm"); norm(e + ".sublayer2.norm");
+    }
+    for (let l = 0; l < cfg.n_layers; l++) {
+      const d = "decoder.layers." + l;
+      attn(d + ".self_attn"); attn(d + ".cross_attn"); ffn(d + ".ffn");
+      norm(d + ".sublayer1.norm"); norm(d + ".sublayer2.norm"); norm(d + ".sublayer3.norm");
+    }
+    if (cfg.norm_first) { norm("encoder.norm"); norm("decoder.norm"); }
+    tensors["out.bias"] = uniform(1, cfg.vocab_size, 1 / Math.sqrt(D));
+    return Transformer.fromTensors(Object.assign({ eps: 1e-5, pad_id: TOKENS.pad_id }, cfg), TOKENS, tensors,
+                                   { "out.weight": "embed.tokens.weight" });
+  }
+
+  // greedy decoding of each held-out source; the share whose whole output is the reversal
+  function exactMatch(model, pairs) {
+    let right = 0;
+    pairs.forEach(function (p) {
+      const run = Transformer.greedyDecode(model, p.src, p.tgt.length - 1);
+      if (run.tokens.join(" ") === p.tgt.join(" ")) right += 1;
+    });
+    return right / pairs.length;
+  }
+
+  // a copy of the weights as plain arrays by name (what the worker hands the page)
+  function weights(model) {
+    const out = {}, seen = new Map();
+    (function walk(node, name) {
+      if (node.data instanceof Float32Array) {
+        if (!seen.has(node)) { seen.set(node, name); out[name] = { rows: node.rows, cols: node.cols, data: node.data.slice() }; }
+        return;
+      }
+      Object.keys(node).forEach(function (k) { walk(node[k], name ? name + "." + k : k); });
+    })(model.params, "");
+    return out;
+  }
+
+  global.Trainer = {
+    random: random, TOKENS: TOKENS, pair: pair, task: task, initModel: initModel, exactMatch: exactMatch,
+    weights: weights, noamLr: noamLr, oneCycle: oneCycle, schedule: schedule, adam: adam,
                      parameters: parameters, trainer: trainer };
 })(typeof window !== "undefined" ? window : self);
