@@ -11,8 +11,8 @@ which becomes::
 
     <div class="widget" data-widget="library" data-scripts="library.js"><script type="application/json">{…}</script></div>
 
-``data-scripts`` names the scripts that draw it (:data:`SCRIPTS`; the forward pass first for a
-model): ``widgets/common.js``, the one widget script every page loads, loads them, so a page
+``data-scripts`` names the scripts that draw it (:data:`SCRIPTS`; the shared maths first, then
+the forward pass for a model): ``widgets/common.js``, the one widget script every page loads, loads them, so a page
 carries only the JavaScript of its own widgets.
 
 The data is what the experiment's ``run()`` returned under ``"widgets"``: the worked example
@@ -45,6 +45,7 @@ SCRIPTS = {
     "multihead": "multihead.js", "sinusoid": "position.js", "position_steps": "position.js",
     "rope": "position.js", "block": "block.js",                                 # lessons 5-7
     "reversal": "reversal.js", "checkpoints": "checkpoints.js", "visibility": "visibility.js",  # 8
+    "train": "train.js",                                                        # 8
     "n2": "cost.js", "kvcache": "cost.js",                                      # lesson 9
 }
 FORWARD_PASS = "../transformer.js"  # relative to widgets/
@@ -53,6 +54,9 @@ FORWARD_PASS = "../transformer.js"  # relative to widgets/
 # the widget draws in: {"rope": {"q": "scaled", "k": "raw"}} gives data["colours"]["k"] =
 # {"hex": "#D55E00", "name": "주홍색"} on a Korean page
 COLOURS = {"rope": {"q": "scaled", "k": "raw"}}
+# the maths the widgets and the forward pass share (softmax, matmul, the sinusoidal table, masks,
+# the SVG helper): loaded first on every page with a widget
+MATHS = "../maths.js"
 
 
 def widget_marker(arg: str | None, fmt: str | None, ctx) -> str:
@@ -82,7 +86,7 @@ def scripts(widget: str, model: bool = False) -> list[str]:
     if widget not in SCRIPTS:
         raise KeyError(f"no script registers the widget '{widget}'; add it to SCRIPTS in "
                        f"scripts/coursebuild/widgets.py (widgets: {', '.join(sorted(SCRIPTS))})")
-    return ([FORWARD_PASS] if model else []) + [SCRIPTS[widget]]
+    return [MATHS] + ([FORWARD_PASS] if model else []) + [SCRIPTS[widget]]
 
 
 def to_script_json(data) -> str:

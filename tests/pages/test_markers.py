@@ -296,12 +296,12 @@ def test_a_widget_marker_hands_the_page_the_experiments_widget_data():
     finally:
         del RESULTS["scaling"]["results"]["widgets"]
     html = out.split("\n\n")[1]
-    head = '<div class="widget" data-widget="sdpa" data-scripts="sdpa.js"><script type="application/json">'
+    head = '<div class="widget" data-widget="sdpa" data-scripts="../maths.js sdpa.js"><script type="application/json">'
     assert html.startswith(head)
     payload = html.removeprefix(head).removesuffix("</script></div>")
     assert "</" not in payload and json.loads(payload) == {"d_k": [8, 512], "note": "</script><b>"}
-    # a model's widget loads the forward pass first
-    assert model.startswith('<div class="widget" data-widget="sdpa" data-scripts="../transformer.js sdpa.js" '
+    # every widget loads the shared maths first, a model's widget then the forward pass
+    assert model.startswith('<div class="widget" data-widget="sdpa" data-scripts="../maths.js ../transformer.js sdpa.js" '
                             'data-model="scaling">')
 
 

@@ -9,6 +9,9 @@
 // tensor of the Python is here a matrix (L, D). Weights come from the files the build exports
 // (tutorial_code/experiments/model_export.py), named as in model.state_dict().
 // The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
+// Each forward function keeps what its backward pass needs, and the backward pass sits beside it
+// (…Backward): the same forward pass serves inference and training (trainer.js), and the tests
+// compare every parameter's gradient with PyTorch's loss.backward().
 (function (global) {
   "use strict";
 
@@ -24,6 +27,16 @@
     return out;
   }
 
+  function addInto(a, b) {  // a += b: gradients that meet (a residual, a shared input) add up
+    for (let i = 0; i < a.data.length; i++) a.data[i] += b.data[i];
+    return a;
+  }
+
+  // Each forward function below returns what its backward needs (the inputs it saw, the weights
+  // of the softmax, the normalised rows of a LayerNorm), and each backward sits beside its
+  // forward: it takes the gradient of the output (dy), returns the gradient of the input and
+  // adds the gradients of the parameters into g, a tree shaped like the parameters (grads()).
+
   // nn.Linear: y = x Wᵀ + b, with W stored (out_features, in_features) as PyTorch does
   function linear(x, p) {
     const n = p.weight.rows, k = p.weight.cols, W = p.weight.data;
@@ -38,39 +51,80 @@
     return y;
   }
 
-  // nn.LayerNorm over each row's D features (biased variance, as PyTorch)
+  // backward: dx = dy W, dW += dyᵀ x, db += the column sums of dy
+  function linearBackward(dy, x, p, g) {
+    const n = p.weight.rows, k = p.weight.cols, W = p.weight.data, gW = g.weight.data, gb = g.bias.data;
+    const dx = matrix(x.rows, k);
+    for (let i = 0; i < x.rows; i++) {
+      for (let o = 0; o < n; o++) {
+        const d = dy.data[i * n + o];
+        if (d === 0) continue;
+        gb[o] += d;
+        for (let j = 0; j < k; j++) {
+          dx.data[i * k + j] += d * W[o * k + j];
+          gW[o * k + j] += d * x.data[i * k + j];
+        }
+      }
+    }
+    return dx;
+  }
+
+  // nn.LayerNorm over each row's D features (biased variance, as PyTorch); y keeps the
+  // normalised rows (xhat) and 1/σ of each row (inv) for the backward pass
   function layerNorm(x, p, eps) {
     const D = x.cols, y = matrix(x.rows, D);
+    y.xhat = matrix(x.rows, D);
+    y.inv = new Float32Array(x.rows);
     for (let i = 0; i < x.rows; i++) {
       let mean = 0, variance = 0;
       for (let j = 0; j < D; j++) mean += x.data[i * D + j] / D;
       for (let j = 0; j < D; j++) variance += (x.data[i * D + j] - mean) ** 2 / D;
       const inv = 1 / Math.sqrt(variance + eps);
+      y.inv[i] = inv;
       for (let j = 0; j < D; j++) {
-        y.data[i * D + j] = (x.data[i * D + j] - mean) * inv * p.weight.data[j] + p.bias.data[j];
+        const h = (x.data[i * D + j] - mean) * inv;
+        y.xhat.data[i * D + j] = h;
+        y.data[i * D + j] = h * p.weight.data[j] + p.bias.data[j];
       }
     }
     return y;
   }
 
+  // backward, y the forward's output: with dĥ = dy·γ, dx = (dĥ − mean(dĥ) − x̂·mean(dĥ·x̂)) / σ;
+  // dγ += dy·x̂, dβ += dy
+  function layerNormBackward(dy, y, p, g) {
+    const D = y.cols, dx = matrix(y.rows, D), xhat = y.xhat.data, dh = new Float64Array(D);
+    for (let i = 0; i < y.rows; i++) {
+      let sum = 0, sumX = 0;
+      for (let j = 0; j < D; j++) {
+        const d = dy.data[i * D + j], h = xhat[i * D + j];
+        dh[j] = d * p.weight.data[j];
+        g.weight.data[j] += d * h;
+        g.bias.data[j] += d;
+        sum += dh[j];
+        sumX += dh[j] * h;
+      }
+      for (let j = 0; j < D; j++) dx.data[i * D + j] = y.inv[i] * (dh[j] - sum / D - xhat[i * D + j] * sumX / D);
+    }
+    return dx;
+  }
+
   // ---------------------------------------------------------------- attention.py
   // softmax(Q Kᵀ / √d_k) V for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_v);
-  // mask(i, j) true = "may attend" (the package's convention). Returns {output, weights}.
-  function scaledDotProductAttention(q, k, v, mask) {
+  // mask(i, j) true = "may attend" (the package's convention); scaled false leaves out the
+  // ÷ √d_k (lesson 3's switch). Returns {output, weights}.
+  function scaledDotProductAttention(q, k, v, mask, scaled) {
     const dK = q.cols, weights = matrix(q.rows, k.rows), output = matrix(q.rows, v.cols);
+    const divisor = scaled === false ? 1 : Math.sqrt(dK);
     for (let i = 0; i < q.rows; i++) {
       const row = weights.data.subarray(i * k.rows, (i + 1) * k.rows);
-      let max = -Infinity;
       for (let j = 0; j < k.rows; j++) {
         let s = 0;  // step 1: query · key
         for (let c = 0; c < dK; c++) s += q.data[i * dK + c] * k.data[j * dK + c];
-        s /= Math.sqrt(dK);                          // step 2: ÷ √d_k (§3.2.1)
+        s /= divisor;                                  // step 2: ÷ √d_k (§3.2.1)
         row[j] = mask && !mask(i, j) ? -Infinity : s;  // step 3: blocked → −∞
-        max = Math.max(max, row[j]);
       }
-      let total = 0;  // step 4: softmax over the keys (minus the max, for exp's range)
-      for (let j = 0; j < k.rows; j++) { row[j] = Math.exp(row[j] - max); total += row[j]; }
-      for (let j = 0; j < k.rows; j++) row[j] /= total;
+      CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
       for (let j = 0; j < k.rows; j++) {  // step 5: blend the values by the weights
         for (let c = 0; c < v.cols; c++) output.data[i * v.cols + c] += row[j] * v.data[j * v.cols + c];
       }
@@ -78,7 +132,39 @@
     return { output: output, weights: weights };
   }
 
+  // backward, the five steps in reverse: step 5 dV = Wᵀ dO and dW = dO Vᵀ; step 4 (softmax)
+  // dS = W ⊙ (dW − Σ_j W dW), so a blocked key (weight 0) gets no gradient (step 3); steps 2
+  // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k. Returns {dq, dk, dv}.
+  function scaledDotProductAttentionBackward(dOut, q, k, v, weights, scaled) {
+    const dK = q.cols, Lk = k.rows, dV = v.cols, divisor = scaled === false ? 1 : Math.sqrt(dK);
+    const dq = matrix(q.rows, dK), dk = matrix(Lk, dK), dv = matrix(Lk, dV), dw = new Float64Array(Lk);
+    for (let i = 0; i < q.rows; i++) {
+      const w = weights.data.subarray(i * Lk, (i + 1) * Lk);
+      let dot = 0;
+      for (let j = 0; j < Lk; j++) {
+        let s = 0;
+        for (let c = 0; c < dV; c++) {
+          const d = dOut.data[i * dV + c];
+          s += d * v.data[j * dV + c];
+          dv.data[j * dV + c] += w[j] * d;
+        }
+        dw[j] = s;
+        dot += w[j] * s;
+      }
+      for (let j = 0; j < Lk; j++) {
+        const ds = w[j] * (dw[j] - dot) / divisor;
+        if (ds === 0) continue;
+        for (let c = 0; c < dK; c++) {
+          dq.data[i * dK + c] += ds * k.data[j * dK + c];
+          dk.data[j * dK + c] += ds * q.data[i * dK + c];
+        }
+      }
+    }
+    return { dq: dq, dk: dk, dv: dv };
+  }
+
   // ---------------------------------------------------------------- multihead.py
+  // split_heads and merge_heads are each other's backward pass
   function splitHead(x, head, dK) {  // columns of one head: (L, D) → (L, d_k)
     const out = matrix(x.rows, dK);
     for (let i = 0; i < x.rows; i++) {
@@ -95,30 +181,48 @@
     return out;
   }
 
-  // MultiHeadAttention.forward: x_kv null for self-attention. Returns {output, weights[h]}.
-  function multiHeadAttention(p, nHeads, xQ, xKV, mask) {
+  // MultiHeadAttention.forward: x_kv null for self-attention. Returns {output, weights[h]} and
+  // what the backward pass needs (the inputs, q, k, v of every head, the merged heads).
+  function multiHeadAttention(p, nHeads, xQ, xKV, mask, scaled) {
     const source = xKV || xQ, dK = xQ.cols / nHeads;
     const q = linear(xQ, p.W_Q), k = linear(source, p.W_K), v = linear(source, p.W_V);
-    const outs = [], weights = [];
+    const outs = [], weights = [], heads = [];
     for (let head = 0; head < nHeads; head++) {
-      const r = scaledDotProductAttention(splitHead(q, head, dK), splitHead(k, head, dK),
-                                          splitHead(v, head, dK), mask);
+      const h = { q: splitHead(q, head, dK), k: splitHead(k, head, dK), v: splitHead(v, head, dK) };
+      const r = scaledDotProductAttention(h.q, h.k, h.v, mask, scaled);
+      h.weights = r.weights;
+      heads.push(h);
       outs.push(r.output);
       weights.push(r.weights);
     }
-    return { output: linear(mergeHeads(outs), p.W_O), weights: weights };
+    const merged = mergeHeads(outs);
+    return { output: linear(merged, p.W_O), weights: weights,
+             xQ: xQ, source: source, self: !xKV, heads: heads, merged: merged, scaled: scaled };
+  }
+
+  // backward: W_O, then each head, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
+  // self-attention the source is xQ, so dxQ holds both and dSource is null.
+  function multiHeadAttentionBackward(dOut, r, p, g) {
+    const nHeads = r.heads.length, dK = r.merged.cols / nHeads;
+    const dMerged = linearBackward(dOut, r.merged, p.W_O, g.W_O);
+    const dqs = [], dks = [], dvs = [];
+    r.heads.forEach(function (h, head) {
+      const d = scaledDotProductAttentionBackward(splitHead(dMerged, head, dK), h.q, h.k, h.v, h.weights, r.scaled);
+      dqs.push(d.dq); dks.push(d.dk); dvs.push(d.dv);
+    });
+    const dxQ = linearBackward(mergeHeads(dqs), r.xQ, p.W_Q, g.W_Q);
+    const dSource = addInto(linearBackward(mergeHeads(dks), r.source, p.W_K, g.W_K),
+                            linearBackward(mergeHeads(dvs), r.source, p.W_V, g.W_V));
+    if (r.self) return { dxQ: addInto(dxQ, dSource), dSource: null };
+    return { dxQ: dxQ, dSource: dSource };
   }
 
   // ---------------------------------------------------------------- position.py
-  // PE(pos, 2i) = sin(pos / 10000^(2i/D)), PE(pos, 2i+1) = cos(pos / 10000^(2i/D))
+  // the (L, D) table as a float32 matrix; each entry is CourseMath.sinusoid (maths.js)
   function sinusoidalTable(length, D) {
     const pe = matrix(length, D);
     for (let pos = 0; pos < length; pos++) {
-      for (let twoI = 0; twoI < D; twoI += 2) {
-        const angle = pos / Math.pow(10000, twoI / D);
-        pe.data[pos * D + twoI] = Math.sin(angle);
-        if (twoI + 1 < D) pe.data[pos * D + twoI + 1] = Math.cos(angle);
-      }
+      for (let dim = 0; dim < D; dim++) pe.data[pos * D + dim] = CourseMath.sinusoid(pos, dim, D);
     }
     return pe;
   }
@@ -127,68 +231,128 @@
   function positionwiseFeedForward(p, x) {  // W_2(relu(W_1 x))
     const hidden = linear(x, p.W_1);
     for (let i = 0; i < hidden.data.length; i++) hidden.data[i] = Math.max(0, hidden.data[i]);
-    return linear(hidden, p.W_2);
+    return { output: linear(hidden, p.W_2), x: x, hidden: hidden };
+  }
+
+  // backward: through W_2, then ReLU passes the gradient where its output is positive, then W_1
+  function positionwiseFeedForwardBackward(dy, r, p, g) {
+    const dHidden = linearBackward(dy, r.hidden, p.W_2, g.W_2);
+    for (let i = 0; i < dHidden.data.length; i++) if (!(r.hidden.data[i] > 0)) dHidden.data[i] = 0;
+    return linearBackward(dHidden, r.x, p.W_1, g.W_1);
   }
 
   // SublayerConnection: post-LN norm(x + sublayer(x)), or pre-LN x + sublayer(norm(x))
   function sublayerConnection(p, cfg, x, sublayer) {
     if (cfg.norm_first) {
-      const r = sublayer(layerNorm(x, p.norm, cfg.eps));
-      return { x: add(x, r.output), weights: r.weights };
+      const normed = layerNorm(x, p.norm, cfg.eps), r = sublayer(normed);
+      return { x: add(x, r.output), weights: r.weights, inner: r, normed: normed };
     }
-    const r = sublayer(x);
-    return { x: layerNorm(add(x, r.output), p.norm, cfg.eps), weights: r.weights };
+    const r = sublayer(x), normed = layerNorm(add(x, r.output), p.norm, cfg.eps);
+    return { x: normed, weights: r.weights, inner: r, normed: normed };
+  }
+
+  // backward: the residual hands its gradient to both branches, which add up;
+  // sublayerBackward(dOut, inner) is the backward of the sub-layer
+  function sublayerConnectionBackward(dy, s, p, g, cfg, sublayerBackward) {
+    if (cfg.norm_first) return addInto(layerNormBackward(sublayerBackward(dy, s.inner), s.normed, p.norm, g.norm), dy);
+    const dSum = layerNormBackward(dy, s.normed, p.norm, g.norm);
+    return addInto(sublayerBackward(dSum, s.inner), dSum);
   }
 
   function encoderLayer(p, cfg, x, mask) {
     const a = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, mask);
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, mask, cfg.scaled);
     });
-    const f = sublayerConnection(p.sublayer2, cfg, a.x, function (y) {
-      return { output: positionwiseFeedForward(p.ffn, y) };
+    const f = sublayerConnection(p.sublayer2, cfg, a.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
+    return { x: f.x, weights: a.weights, a: a, f: f };
+  }
+
+  function encoderLayerBackward(dy, r, p, g, cfg) {
+    const dA = sublayerConnectionBackward(dy, r.f, p.sublayer2, g.sublayer2, cfg, function (d, inner) {
+      return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn);
     });
-    return { x: f.x, weights: a.weights };
+    return sublayerConnectionBackward(dA, r.a, p.sublayer1, g.sublayer1, cfg, function (d, inner) {
+      return multiHeadAttentionBackward(d, inner, p.self_attn, g.self_attn).dxQ;
+    });
   }
 
   function decoderLayer(p, cfg, x, memory, selfMask, memoryMask) {
     const s = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMask);
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMask, cfg.scaled);
     });
     const c = sublayerConnection(p.sublayer2, cfg, s.x, function (y) {
-      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMask);
+      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMask, cfg.scaled);
     });
-    const f = sublayerConnection(p.sublayer3, cfg, c.x, function (y) {
-      return { output: positionwiseFeedForward(p.ffn, y) };
+    const f = sublayerConnection(p.sublayer3, cfg, c.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
+    return { x: f.x, selfWeights: s.weights, crossWeights: c.weights, s: s, c: c, f: f };
+  }
+
+  // backward; the cross-attention's gradient for the encoder output is added into dMemory
+  function decoderLayerBackward(dy, r, p, g, cfg, dMemory) {
+    const dC = sublayerConnectionBackward(dy, r.f, p.sublayer3, g.sublayer3, cfg, function (d, inner) {
+      return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn);
     });
-    return { x: f.x, selfWeights: s.weights, crossWeights: c.weights };
+    const dS = sublayerConnectionBackward(dC, r.c, p.sublayer2, g.sublayer2, cfg, function (d, inner) {
+      const b = multiHeadAttentionBackward(d, inner, p.cross_attn, g.cross_attn);
+      addInto(dMemory, b.dSource);
+      return b.dxQ;
+    });
+    return sublayerConnectionBackward(dS, r.s, p.sublayer1, g.sublayer1, cfg, function (d, inner) {
+      return multiHeadAttentionBackward(d, inner, p.self_attn, g.self_attn).dxQ;
+    });
   }
 
   // ---------------------------------------------------------------- models.py
-  // Embedding: token vector × √D plus the sinusoidal table (§3.4, §3.5)
+  // Embedding: token vector × √D plus the sinusoidal table (§3.4, §3.5); position "none"
+  // leaves the table out (lesson 6's switch)
   function embed(model, tokens) {
-    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data;
-    const pe = sinusoidalTable(tokens.length, D), x = matrix(tokens.length, D);
+    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, x = matrix(tokens.length, D);
+    const withTable = model.cfg.position !== "none";
     for (let i = 0; i < tokens.length; i++) {
-      for (let j = 0; j < D; j++) x.data[i * D + j] = W[tokens[i] * D + j] * Math.sqrt(D) + pe.data[i * D + j];
+      for (let j = 0; j < D; j++) {
+        x.data[i * D + j] = W[tokens[i] * D + j] * Math.sqrt(D) + (withTable ? Math.fround(CourseMath.sinusoid(i, j, D)) : 0);
+      }
     }
     return x;
+  }
+
+  // backward: each token's row of the embedding matrix gets √D × its position's gradient (the
+  // table is fixed); with tied embeddings the same matrix also gets the output projection's
+  function embedBackward(dx, model, tokens, g) {
+    const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D);
+    for (let i = 0; i < tokens.length; i++) {
+      for (let j = 0; j < D; j++) gW[tokens[i] * D + j] += dx.data[i * D + j] * scale;
+    }
   }
 
   function finalNorm(model, stack, x) {  // pre-LN stacks end with a LayerNorm (GPT-2)
     return model.cfg.norm_first ? layerNorm(x, model.params[stack].norm, model.cfg.eps) : x;
   }
 
+  function finalNormBackward(model, stack, dy, y, g) {
+    return model.cfg.norm_first ? layerNormBackward(dy, y, model.params[stack].norm, g[stack].norm) : dy;
+  }
+
   // EncoderDecoderTransformer.encode: src ids → memory (L_s, D) and encoder weights per layer
   function encode(model, src) {
-    const cfg = model.cfg, weights = [];
-    const srcMask = function (i, j) { return src[j] !== cfg.pad_id; };  // padding_mask
+    const cfg = model.cfg, weights = [], layers = [];
+    const srcMask = CourseMath.paddingMask(src, cfg.pad_id);
     let x = embed(model, src);
     model.params.encoder.layers.forEach(function (p) {
       const r = encoderLayer(p, cfg, x, srcMask);
       x = r.x;
       weights.push(r.weights);
+      layers.push(r);
     });
-    return { memory: finalNorm(model, "encoder", x), srcMask: srcMask, weights: weights };
+    return { memory: finalNorm(model, "encoder", x), srcMask: srcMask, weights: weights, src: src, layers: layers };
+  }
+
+  function encodeBackward(model, enc, dMemory, g) {
+    let dx = finalNormBackward(model, "encoder", dMemory, enc.memory, g);
+    for (let l = enc.layers.length - 1; l >= 0; l--) {
+      dx = encoderLayerBackward(dx, enc.layers[l], model.params.encoder.layers[l], g.encoder.layers[l], model.cfg);
+    }
+    embedBackward(dx, model, enc.src, g);
   }
 
   function lastRow(x) { return matrix(1, x.cols, x.data.slice((x.rows - 1) * x.cols)); }
@@ -196,18 +360,83 @@
   // EncoderDecoderTransformer.decode: tgt ids → logits (L_t, V), cross weights per layer;
   // lastOnly: the logits of the last position only (1, V), all greedy decoding needs
   function decode(model, tgt, memory, srcMask, lastOnly) {
-    const cfg = model.cfg, selfWs = [], crossWs = [];
-    const causal = function (i, j) { return j <= i; };  // causal_mask: only j ≤ i
+    const cfg = model.cfg, selfWs = [], crossWs = [], layers = [];
+    const causal = CourseMath.causalMask;  // only j ≤ i
     let x = embed(model, tgt);
     model.params.decoder.layers.forEach(function (p) {
       const r = decoderLayer(p, cfg, x, memory, causal, srcMask);
       x = r.x;
       selfWs.push(r.selfWeights);
       crossWs.push(r.crossWeights);
+      layers.push(r);
     });
-    const h = finalNorm(model, "decoder", x);
-    return { logits: linear(lastOnly ? lastRow(h) : h, model.params.out),
-             selfWeights: selfWs, crossWeights: crossWs };
+    const h = finalNorm(model, "decoder", x), last = lastOnly ? lastRow(h) : h;
+    return { logits: linear(last, model.params.out), selfWeights: selfWs, crossWeights: crossWs,
+             tgt: tgt, layers: layers, h: h };
+  }
+
+  // backward of a whole-sequence decode (lastOnly false); returns the gradient of the memory
+  function decodeBackward(model, dec, dLogits, memory, g) {
+    const dMemory = matrix(memory.rows, memory.cols);
+    let dx = finalNormBackward(model, "decoder", linearBackward(dLogits, dec.h, model.params.out, g.out), dec.h, g);
+    for (let l = dec.layers.length - 1; l >= 0; l--) {
+      dx = decoderLayerBackward(dx, dec.layers[l], model.params.decoder.layers[l], g.decoder.layers[l], model.cfg, dMemory);
+    }
+    embedBackward(dx, model, dec.tgt, g);
+    return dMemory;
+  }
+
+  // nn.functional.cross_entropy(logits, targets, ignore_index=pad_id), summed over this
+  // sequence's positions: returns {sum, count, dLogits}, dLogits = (softmax − one-hot) × scale
+  // where the target is not padding, 0 where it is
+  function crossEntropy(logits, targets, padId, scale) {
+    const V = logits.cols, dLogits = matrix(logits.rows, V);
+    let sum = 0, count = 0;
+    for (let i = 0; i < logits.rows; i++) {
+      if (targets[i] === padId) continue;
+      const z = logits.data.subarray(i * V, (i + 1) * V);
+      let max = -Infinity, total = 0;
+      for (let v = 0; v < V; v++) max = Math.max(max, z[v]);
+      for (let v = 0; v < V; v++) total += Math.exp(z[v] - max);
+      const lse = max + Math.log(total);
+      sum += lse - z[targets[i]];
+      count += 1;
+      for (let v = 0; v < V; v++) dLogits.data[i * V + v] = (Math.exp(z[v] - lse) - (v === targets[i] ? 1 : 0)) * scale;
+    }
+    return { sum: sum, count: count, dLogits: dLogits };
+  }
+
+  // seq2seq_loss for a batch (lists of src and tgt ids), teacher-forced: the decoder reads
+  // tgt[:-1] and is scored on tgt[1:]; the mean over the positions that are not padding. With
+  // g, the gradient of that mean is added into g. One forward pass (the same encode and decode
+  // as inference) serves both.
+  function seq2seqLoss(model, srcs, tgts, g) {
+    const pad = model.cfg.pad_id;
+    let n = 0, sum = 0;
+    tgts.forEach(function (tgt) { for (let i = 1; i < tgt.length; i++) if (tgt[i] !== pad) n += 1; });
+    srcs.forEach(function (src, b) {
+      const tgt = tgts[b], enc = encode(model, src), dec = decode(model, tgt.slice(0, -1), enc.memory, enc.srcMask, false);
+      const ce = crossEntropy(dec.logits, tgt.slice(1), pad, 1 / n);
+      sum += ce.sum;
+      if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
+    });
+    return sum / n;
+  }
+
+  // a tree of zero gradients shaped like model.params; tied parameters share one gradient
+  function grads(model) {
+    const same = new Map();
+    function zeros(node) {
+      if (Array.isArray(node)) return node.map(zeros);
+      if (node.data instanceof Float32Array) {
+        if (!same.has(node)) same.set(node, matrix(node.rows, node.cols));
+        return same.get(node);
+      }
+      const out = {};
+      Object.keys(node).forEach(function (k) { out[k] = zeros(node[k]); });
+      return out;
+    }
+    return zeros(model.params);
   }
 
   // ---------------------------------------------------------------- generate.py
@@ -244,12 +473,20 @@
     node[parts[parts.length - 1]] = value;
   }
 
+  // cfg, tokens and {name: matrix} (tied: {name: the name it shares its matrix with}) → a model
+  function fromTensors(cfg, tokens, tensors, tied, manifest) {
+    const params = {};
+    Object.keys(tied || {}).forEach(function (name) { tensors[name] = tensors[tied[name]]; });
+    Object.keys(tensors).forEach(function (name) { setPath(params, name, tensors[name]); });
+    return { cfg: cfg, params: params, tokens: tokens, manifest: manifest };
+  }
+
   // manifest: the JSON the build writes; buffer: the ArrayBuffer of its .bin
   function fromBuffers(manifest, buffer) {
     if (manifest.dtype !== "int8" || manifest.config.position !== "sinusoidal") {
       throw new Error("transformer.js reads int8 weights of a sinusoidal-position model");
     }
-    const params = {}, tensors = {};
+    const tensors = {};
     manifest.tensors.forEach(function (t) {
       // int8 values times one float32 scale per tensor (model_export.dequantise)
       const q = new Int8Array(buffer, t.offset, t.bytes), data = new Float32Array(t.bytes);
@@ -257,11 +494,9 @@
       const shape = t.shape.length === 1 ? [1, t.shape[0]] : t.shape;
       tensors[t.name] = matrix(shape[0], shape[1], data);
     });
-    Object.keys(manifest.tied).forEach(function (name) { tensors[name] = tensors[manifest.tied[name]]; });
-    Object.keys(tensors).forEach(function (name) { setPath(params, name, tensors[name]); });
     const cfg = Object.assign({ eps: manifest.layer_norm_eps }, manifest.config);
     // tokens: names (the vocabulary), pad_id, bos_id, eos_id, plus what a model's widget needs
-    return { cfg: cfg, params: params, tokens: manifest.tokens, manifest: manifest };
+    return fromTensors(cfg, manifest.tokens, tensors, manifest.tied, manifest);
   }
 
   // fetch the manifest and its weights (same folder); resolves to a model for encode/decode
@@ -270,7 +505,7 @@
       if (!r.ok) throw new Error(manifestUrl + ": HTTP " + r.status);
       return r.json();
     }).then(function (manifest) {
-      const url = new URL(manifest.weights, new URL(manifestUrl, document.baseURI));
+      const url = new URL(manifest.weights, new URL(manifestUrl, (typeof document !== "undefined" ? document.baseURI : self.location.href)));
       return fetch(url).then(function (r) {
         if (!r.ok) throw new Error(url + ": HTTP " + r.status);
         return r.arrayBuffer();
@@ -281,6 +516,9 @@
   global.Transformer = {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
-    fromBuffers: fromBuffers, loadModel: loadModel,
+    fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
+    // training (trainer.js): the loss with its gradient, and the gradients' tree
+    seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy,
+    scaledDotProductAttentionBackward: scaledDotProductAttentionBackward,
   };
-})(window);
+})(typeof window !== "undefined" ? window : self);

@@ -29,19 +29,7 @@
       status: function (q, top, w) { return "Query [" + q + "]: book " + top + " gets the largest weight, " + w + "."; },
     },
   };
-  const SVG = "http://www.w3.org/2000/svg";
-
-  function svg(tag, attrs) {
-    const node = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    return node;
-  }
-
-  function softmax(s) {
-    const top = Math.max.apply(null, s), e = s.map(function (x) { return Math.exp(x - top); });
-    const sum = e.reduce(function (a, b) { return a + b; }, 0);
-    return e.map(function (x) { return x / sum; });
-  }
+  const svg = CourseMath.svg, softmax = CourseMath.softmax;  // maths.js
 
   // the four steps of lesson 2 for one query; stretch multiplies the query and keys, not V
   function compute(data, q, scale, stretch) {

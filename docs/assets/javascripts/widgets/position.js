@@ -53,11 +53,8 @@
     },
   };
 
-  // PE(pos, 2i) = sin(pos / base^(2i/D)), PE(pos, 2i+1) = cos(same), as tc.sinusoidal_table
-  function pe(pos, dim, D, base) {
-    const angle = pos / Math.pow(base, (dim - dim % 2) / D);
-    return dim % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
-  }
+  // maths.js: PE(pos, dim) of tc.sinusoidal_table, lesson 4's toy attention, the dot product, SVG
+  const maths = CourseMath, pe = maths.sinusoid, svg = maths.svg, dot = maths.dot;
 
   function show(node, value, text) {
     node.dataset.value = String(value);
@@ -140,22 +137,8 @@
 
   // ------------------------------------------------------------ no position → shuffled → position added
 
-  function matmul(A, B) {
-    return A.map(function (row) {
-      return B[0].map(function (_, j) { return row.reduce(function (s, a, k) { return s + a * B[k][j]; }, 0); });
-    });
-  }
-
-  // softmax(Z W_Q Zᵀ / √d) Z: lesson 4's toy attention (W_K = W_V = identity)
-  function attend(Z, W_Q) {
-    const Q = matmul(Z, W_Q), d = Z[0].length;
-    return Q.map(function (q) {
-      const s = Z.map(function (z) { return q.reduce(function (acc, a, k) { return acc + a * z[k]; }, 0) / Math.sqrt(d); });
-      const top = Math.max.apply(null, s), e = s.map(function (x) { return Math.exp(x - top); });
-      const sum = e.reduce(function (a, b) { return a + b; }, 0);
-      return Z[0].map(function (_, k) { return Z.reduce(function (acc, z, j) { return acc + e[j] / sum * z[k]; }, 0); });
-    });
-  }
+  // softmax(Z W_Q Zᵀ / √d) Z: lesson 4's toy attention (W_K = W_V = identity), its output rows
+  function attend(Z, W_Q) { return maths.attend(Z, W_Q, false).output; }
 
   CourseWidgets.register("position_steps", function (root, ctx) {
     const t = ctx.labels(LABELS), el = ctx.el, d = ctx.data;
@@ -215,14 +198,6 @@
     return out;
   }
 
-  function dot(a, b) { return a.reduce(function (s, x, i) { return s + x * b[i]; }, 0); }
-
-  const SVG = "http://www.w3.org/2000/svg";
-  function svg(tag, attrs) {
-    const node = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    return node;
-  }
 
   CourseWidgets.register("rope", function (root, ctx) {
     const t = ctx.labels(LABELS), el = ctx.el, d = ctx.data, uid = ctx.uid;

@@ -35,25 +35,13 @@
     },
   };
 
-  function matmul(A, B) {  // (n, m) @ (m, p)
-    return A.map(function (row) {
-      return B[0].map(function (_, j) { return row.reduce(function (acc, a, k) { return acc + a * B[k][j]; }, 0); });
-    });
-  }
-  function transpose(A) { return A[0].map(function (_, j) { return A.map(function (row) { return row[j]; }); }); }
-  function softmaxRows(S) {
-    return S.map(function (row) {
-      const top = Math.max.apply(null, row), e = row.map(function (x) { return Math.exp(x - top); });
-      const sum = e.reduce(function (a, b) { return a + b; }, 0);
-      return e.map(function (x) { return x / sum; });
-    });
-  }
+  const maths = CourseMath, matmul = maths.matmul, transpose = maths.transpose, softmaxRows = maths.softmaxRows;  // maths.js
 
   // the five steps; a causal mask blocks keys after the query (−∞, so softmax gives exactly 0)
   function steps(d, causal) {
     const scores = matmul(d.Q, transpose(d.K)), dk = d.Q[0].length;
     const scaled = scores.map(function (r) { return r.map(function (x) { return x / Math.sqrt(dk); }); });
-    const masked = scaled.map(function (r, i) { return r.map(function (x, j) { return causal && j > i ? -Infinity : x; }); });
+    const masked = scaled.map(function (r, i) { return r.map(function (x, j) { return causal && !maths.causalMask(i, j) ? -Infinity : x; }); });
     const weights = softmaxRows(masked);
     return { scores: scores, scaled: scaled, masked: masked, weights: weights, output: matmul(weights, d.V) };
   }

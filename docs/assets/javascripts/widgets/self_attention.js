@@ -32,31 +32,8 @@
     },
   };
 
-  // PE(pos, 2i) = sin(pos / 10000^(2i/D)), PE(pos, 2i+1) = cos(…): tutorial_code/position.py
-  function sinusoid(L, D) {
-    return Array.from({ length: L }, function (_, pos) {
-      return Array.from({ length: D }, function (_, d) {
-        const angle = pos / Math.pow(10000, (d - d % 2) / D);
-        return d % 2 ? Math.cos(angle) : Math.sin(angle);
-      });
-    });
-  }
-
-  // softmax(X W_Q Xᵀ / √D) X with K = V = X; a causal mask blocks keys after the query
-  function attend(X, W_Q, causal) {
-    const D = X[0].length;
-    const Q = X.map(function (x) { return W_Q[0].map(function (_, j) { return x.reduce(function (a, v, k) { return a + v * W_Q[k][j]; }, 0); }); });
-    const W = Q.map(function (q, i) {
-      const s = X.map(function (k, j) {
-        return causal && j > i ? -Infinity : q.reduce(function (a, v, c) { return a + v * k[c]; }, 0) / Math.sqrt(D);
-      });
-      const top = Math.max.apply(null, s), e = s.map(function (x) { return Math.exp(x - top); });
-      const sum = e.reduce(function (a, b) { return a + b; }, 0);
-      return e.map(function (x) { return x / sum; });
-    });
-    const out = W.map(function (w) { return X[0].map(function (_, c) { return w.reduce(function (a, v, j) { return a + v * X[j][c]; }, 0); }); });
-    return { weights: W, output: out };
-  }
+  // the sinusoidal table and softmax(X W_Q Xᵀ / √D) X with K = V = X, both from maths.js
+  const sinusoid = CourseMath.sinusoidalTable, attend = CourseMath.attend;
 
   function compute(state) {
     const d = state.data, order = d.orders[state.lang], perm = state.perm;

@@ -1,0 +1,102 @@
+// The maths the lesson widgets and the in-page forward pass share, written once.
+//
+// In the order of tutorial_code/ and with its names: attention.py (matmul, transpose, softmax,
+// the toy attention of lessons 4 and 6) → masks.py (causalMask, paddingMask) → position.py
+// (sinusoidalTable), and last the one drawing helper (svg). transformer.js (Float32Array rows)
+// and the widgets (arrays of numbers) call the same functions, so a number a widget shows and
+// a number the forward pass computes come from one piece of code. Every widget page loads this
+// file first (scripts/coursebuild/widgets.py).
+(function (global) {
+  "use strict";
+
+  // ---------------------------------------------------------------- attention.py
+
+  // A B for matrices as arrays of rows: (n, m) @ (m, p) → (n, p)
+  function matmul(A, B) {
+    return A.map(function (row) {
+      return B[0].map(function (_, j) { return row.reduce(function (s, a, k) { return s + a * B[k][j]; }, 0); });
+    });
+  }
+
+  function transpose(A) { return A[0].map(function (_, j) { return A.map(function (row) { return row[j]; }); }); }
+
+  // a · b for two vectors of the same length
+  function dot(a, b) {
+    let s = 0;
+    for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+    return s;
+  }
+
+  // torch.softmax over one row, in place (a plain array or a Float32Array row): minus the
+  // largest score first, for exp's range; a −∞ (blocked) score gets exactly 0
+  function softmaxInPlace(row) {
+    let max = -Infinity, total = 0;
+    for (let j = 0; j < row.length; j++) max = Math.max(max, row[j]);
+    for (let j = 0; j < row.length; j++) { row[j] = Math.exp(row[j] - max); total += row[j]; }
+    for (let j = 0; j < row.length; j++) row[j] /= total;
+    return row;
+  }
+
+  function softmax(scores) { return softmaxInPlace(scores.slice()); }  // a new row
+
+  function softmaxRows(S) { return S.map(softmax); }
+
+  // the toy attention of lessons 4 and 6: softmax(X W_Q Xᵀ / √D) X, with W_K = W_V = identity
+  // (the keys and the values are the inputs themselves); causal blocks the keys after the query.
+  // Returns {weights (L, L), output (L, D)}.
+  function attend(X, W_Q, causal) {
+    const D = X[0].length, Q = matmul(X, W_Q);
+    const weights = Q.map(function (q, i) {
+      return softmax(X.map(function (k, j) {
+        return causal && !causalMask(i, j) ? -Infinity : q.reduce(function (a, v, c) { return a + v * k[c]; }, 0) / Math.sqrt(D);
+      }));
+    });
+    const output = weights.map(function (w) {
+      return X[0].map(function (_, c) { return w.reduce(function (a, v, j) { return a + v * X[j][c]; }, 0); });
+    });
+    return { weights: weights, output: output };
+  }
+
+  // ---------------------------------------------------------------- masks.py
+  // True means "may attend", as everywhere in the package
+
+  // causal_mask: query i sees the keys j ≤ i only (§3.2.3)
+  function causalMask(i, j) { return j <= i; }
+
+  // padding_mask: a function (i, j) that blocks the keys that are padding
+  function paddingMask(tokens, padId) {
+    return function (i, j) { return tokens[j] !== padId; };
+  }
+
+  // ---------------------------------------------------------------- position.py
+
+  // one entry of sinusoidal_table: PE(pos, 2i) = sin(pos / base^(2i/D)), PE(pos, 2i+1) = cos(same)
+  function sinusoid(pos, dim, D, base) {
+    const angle = pos / Math.pow(base || 10000, (dim - dim % 2) / D);
+    return dim % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+  }
+
+  // sinusoidal_table(length, d_model, base): (L, D) as arrays of rows
+  function sinusoidalTable(length, D, base) {
+    return Array.from({ length: length }, function (_, pos) {
+      return Array.from({ length: D }, function (_, dim) { return sinusoid(pos, dim, D, base); });
+    });
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  const SVG = "http://www.w3.org/2000/svg";
+
+  // svg("line", { x1: 0, … }): an SVG element with these attributes
+  function svg(tag, attrs) {
+    const node = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    return node;
+  }
+
+  global.CourseMath = {
+    matmul: matmul, transpose: transpose, dot: dot, softmaxInPlace: softmaxInPlace, softmax: softmax,
+    softmaxRows: softmaxRows, attend: attend, causalMask: causalMask, paddingMask: paddingMask,
+    sinusoid: sinusoid, sinusoidalTable: sinusoidalTable, svg: svg,
+  };
+})(typeof window !== "undefined" ? window : self);
