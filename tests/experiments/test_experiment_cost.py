@@ -10,7 +10,7 @@ import torch
 import tutorial_code as tc
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import cost
-from tutorial_code.experiments.cpu_threads import torch_threads
+from tutorial_code.experiments.common.cpu_threads import torch_threads
 
 
 def test_n2_table_is_exact():
@@ -70,7 +70,7 @@ def test_tiny_run_end_to_end(tmp_path):
 
 def test_widget_data_counts_what_generation_did():
     """Lesson 9's step counter: with the cache a step scores t keys, without it t × t."""
-    from tutorial_code.experiments.widgets_architecture import cost_widgets
+    from tutorial_code.experiments.pagedata.widgets_architecture import cost_widgets
 
     cfg = cost.Config.tiny()
     w = cost_widgets(cfg)

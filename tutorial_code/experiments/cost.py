@@ -25,9 +25,7 @@ import torch.nn.functional as F
 import tutorial_code as tc
 from tutorial_code.generate import positions_computed
 
-from .cpu_threads import torch_threads
-from .gates import Claim
-from .widgets_architecture import cost_widgets
+from .common.cpu_threads import torch_threads
 
 MIB = 2**20
 
@@ -59,17 +57,6 @@ GATES = {
     "n2.ratios": (4, 4),                            # 2× length → 4× entries, every row
     "kv.positions_ratio_longest": (100, 1e9),       # without it: 1 + … + N positions, not N
     "kv.same_tokens": (1, 1),                       # and changes nothing in the output
-}
-LESSON_9 = "docs/{lang}/lessons/cost-and-impact.md"
-CLAIMS = {  # timings lesson 9 describes in words
-    "attention.slope_materialised": Claim(  # time grows about like L² at large L
-        1.5, 2.6, page=LESSON_9, sentence="로그-로그 축에서 기울기 2는 시간이 $L^2$에 비례한다는 뜻입니다."),
-    "attention.memory_ratio_longest": Claim(  # materialised needs far more than fused
-        4, 1e9, page=LESSON_9, sentence="…배 차이입니다. 가중치 행렬 $h \\times L \\times L$만 해도 …"),
-    # a model this small is launch-latency bound on a GPU, where the cache may not pay off in
-    # seconds: the measured speed-up is checked on the CPU only
-    "kv.speedup_longest": Claim(  # the cache pays off on long generations
-        1.5, 1e9, when="cpu", page=LESSON_9, sentence="캐시를 쓰면 …초로 …배 빨랐습니다"),
 }
 TINY_GATES = {"n2.ratios": (4, 4), "kv.same_tokens": (1, 1)}
 
@@ -263,7 +250,6 @@ def run(cfg: Config, ctx) -> dict:
         "attention": attention,
         "n2": n2,
         "kv": kv,
-        "widgets": cost_widgets(cfg),  # lesson 9's calculator and step counter
         "device": {"type": ctx.device.type, "name": tc.describe_device(ctx.device), "threads": threads,
                    "torch": torch.__version__},
     }

@@ -6,7 +6,7 @@ Presentation only: the strings (``LABELS``, both languages), ``tables(results)``
 
 from __future__ import annotations
 
-from ..worked_examples import WORDS
+from ..common.worked_examples import WORDS
 from . import diagrams, heatmaps, model_sizes, plotting
 from .tables import column, headers, symbol
 
