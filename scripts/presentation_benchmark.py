@@ -1,17 +1,20 @@
 #!/usr/bin/env python
-"""Measure what a presentation-only edit costs a site build: it must train nothing.
+"""Measure what an edit a page asks for costs a site build: none may train anything.
 
-Builds the site three times after a warm-up build, side by side in one run:
+Builds the site after a warm-up build, side by side in one run:
 
 1. warm: nothing changed (the reference);
-2. after editing one Korean label of a reversal figure (drawing/reversal.py);
-3. after editing one colour of the shared plotting style (drawing/plotting.py);
+2. after each edit of EDITS, one at a time (made in place, undone after its build): one
+   Korean label of a reversal figure, one colour of the shared plotting style, one claim's
+   sentence, one widget's data module, the in-page models' file format, the progress bar's
+   wording;
 
 and prints each build's wall time, its ratio to the warm build, and how many experiments were
-computed and redrawn (from .build/provenance.json). The two edits are made in place and
-undone afterwards, also on Ctrl-C; do not edit those files while it runs.
+computed, given new page data and redrawn (from .build/provenance.json). Edits are undone
+also on Ctrl-C; do not edit those files while it runs.
 
-    python scripts/presentation_benchmark.py            # about 2-4 minutes with warm caches
+    python scripts/presentation_benchmark.py            # about 3-6 minutes with warm caches
+    python scripts/presentation_benchmark.py --only claim,progress
 """
 
 from __future__ import annotations
@@ -27,9 +30,15 @@ from pathlib import Path
 
 from coursebuild.paths import DEFAULT_OUT, EXPERIMENTS, REPO_ROOT
 
-EDITS = {
+PIPELINE = REPO_ROOT / "scripts" / "coursebuild" / "pipeline"
+EDITS = {  # name: (file, text, replacement)
     "label": (EXPERIMENTS / "drawing" / "reversal.py", '"loss_title": "학습 손실"', '"loss_title": "학습 손실 "'),
     "colour": (EXPERIMENTS / "drawing" / "plotting.py", '"raw": "#D55E00"', '"raw": "#D55E01"'),
+    "claim": (EXPERIMENTS / "pagedata" / "reversal.py", "마지막 층의 크로스 어텐션은", "마지막 층 크로스 어텐션은"),
+    "widget data": (EXPERIMENTS / "pagedata" / "widgets_architecture.py", "D_CHOICES = (16,", "D_CHOICES = (8, 16,"),
+    "model file format": (EXPERIMENTS / "pagedata" / "model_export.py", '"dtype": "int8", ',
+                          '"dtype": "int8", "edited": 1, '),
+    "progress wording": (PIPELINE / "progress.py", "elapsed {elapsed:.1f}s eta", "took {elapsed:.1f}s, left"),
 }
 
 
@@ -54,14 +63,22 @@ def edited(path: Path, old: str, new: str):
 
 
 def main(argv=None) -> int:
-    argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                            formatter_class=argparse.RawDescriptionHelpFormatter,
-                            epilog=__doc__.split("\n\n", 1)[1]).parse_args(argv)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--only", metavar="EDIT,...", default=None,
+                        help=f"only these edits (default: all): {', '.join(EDITS)}")
+    args = parser.parse_args(argv)
+    chosen = list(EDITS) if args.only is None else [e.strip() for e in args.only.split(",")]
+    unknown = [e for e in chosen if e not in EDITS]
+    if unknown:
+        parser.error(f"unknown edit {', '.join(map(repr, unknown))}; choose from: {', '.join(EDITS)}")
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         build(site)  # warm-up: caches filled, files in place
         rows = [("warm build, nothing changed", *build(site))]
-        for what, (path, old, new) in EDITS.items():
+        for what in chosen:
+            path, old, new = EDITS[what]
             original = edited(path, old, new)
             try:
                 rows.append((f"after one {what} edit ({path.relative_to(REPO_ROOT)})", *build(site)))
@@ -69,10 +86,14 @@ def main(argv=None) -> int:
                 path.write_text(original, "utf-8")
         build(site)  # leave the caches as the sources are again
     warm = rows[0][1]
-    print(f"{'build':58s} {'seconds':>8s} {'× warm':>7s} {'computed':>9s} {'redrawn':>8s}")
+    print(f"{'build':82s} {'seconds':>8s} {'× warm':>7s} {'computed':>9s} {'page data':>10s} {'redrawn':>8s}")
     for label, seconds, cache in rows:
-        print(f"{label:58s} {seconds:8.1f} {seconds / warm:7.2f} {cache['misses']:9d} "
-              f"{cache['drawings_redrawn']:8d}")
+        print(f"{label:82s} {seconds:8.1f} {seconds / warm:7.2f} {cache['misses']:9d} "
+              f"{cache.get('pagedata_made', 0):10d} {cache['drawings_redrawn']:8d}")
+    trained = [label for label, _, cache in rows if cache["misses"]]
+    if trained:
+        print(f"error: these builds computed an experiment: {'; '.join(trained)}", file=sys.stderr)
+        return 1
     return 0
 
 

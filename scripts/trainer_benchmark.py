@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Measure lesson 8's in-page trainer against PyTorch, side by side in one run.
 
-Serves a built site on 127.0.0.1 (the static server of widget_benchmark.py) and, for the
+Serves a built site on 127.0.0.1 (coursebuild.static_server) and, for the
 trainer widget's default configuration:
 
 - **throughput**: training samples per second of the page's JavaScript (transformer.js and
@@ -23,8 +23,9 @@ from pathlib import Path
 import torch
 
 import tutorial_code as tc
-from tutorial_code.experiments import seq2seq as s2s
-from widget_benchmark import CHROMIUM_ARGS, serve
+from tutorial_code.experiments.common import seq2seq as s2s
+from coursebuild.static_server import serve
+from coursebuild.widget_benchmark import CHROMIUM_ARGS
 
 # the widget's defaults (docs/assets/javascripts/widgets/train.js, BASE and settings())
 CONFIG = dict(vocab_size=13, d_model=32, n_heads=4, d_ff=64, n_layers=2)

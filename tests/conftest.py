@@ -8,12 +8,9 @@ fresh browser page per test that records every request it makes.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -93,22 +90,14 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda i: 0 if module(i) == first else 2 if module(i) in needs_site else 1)
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # keep pytest output clean
-        pass
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site) -> str:
-    """Serve the built site over http on 127.0.0.1 (a free port); return its root URL."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    """Serve the built site over http on 127.0.0.1 (a free port); return its root URL
+    (the benchmarks' server too: coursebuild.static_server)."""
+    from coursebuild.static_server import serve
+
+    with serve(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,8 @@ import nbformat
 from . import code as code_include
 from .dependencies import DependencyError, Inliner, check
 from .paths import LANGS, NOTEBOOK_SOURCES
-from .pipeline.store import atomic_write_bytes, library_versions
+from .pipeline.keys import library_versions
+from .pipeline.store import atomic_write_bytes
 
 FOLDER = NOTEBOOK_SOURCES
 FORMAT = 1  # bump when rendering or execution changes in a way cached notebooks must see

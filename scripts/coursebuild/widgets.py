@@ -19,7 +19,7 @@ The data is what the experiment's ``run()`` returned under ``"widgets"``: the wo
 the widget starts from, and the states the build computed with the Python package so that the
 browser tests can compare the page's JavaScript with PyTorch. The widget's name is the last
 part of the argument. ``|model`` adds ``data-model="<experiment>"``, which
-:mod:`coursebuild.models` turns into the URL of the exported weights.
+:mod:`coursebuild.served_models` turns into the URL of the exported weights.
 
 Without JavaScript the ``div`` stays hidden (``widgets.css``) and the lesson's static figure
 and numbers tell the same story.

@@ -2,7 +2,7 @@
 
 Each widget starts in its lesson's worked example (compared with the experiment's results) and
 is driven by the keyboard alone into at least two other states, whose numbers must equal the
-``checks`` the build computed with the package (``widgets_architecture.py``) to 1e-6. Every
+``checks`` the build computed with the package (``pagedata/widgets_architecture.py``) to 1e-6. Every
 shown number carries its full-precision value in ``data-value``. Also: labels in the page's
 language, visible focus, no console error, nothing from another host, no horizontal overflow
 at 390 × 844, and the static figure without JavaScript. (How fast they redraw is measured by

@@ -1,6 +1,6 @@
 """Lessons 2–4's live widgets: the page's numbers equal the package's, by keyboard alone.
 
-Each widget computes in the page from the worked example's inputs (``widgets_attention.py``).
+Each widget computes in the page from the worked example's inputs (``pagedata/widgets_attention.py``).
 Here every widget, in both languages, starts at the worked example's numbers in the figures
 experiment's results, is driven by keys alone to the states in its ``checks`` (values the
 package computed in float64) and must agree to 1e-6, read from full-precision data attributes

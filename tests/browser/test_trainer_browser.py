@@ -19,8 +19,8 @@ import torch
 
 import tutorial_code as tc
 import tutorial_code.multihead as multihead
-from tutorial_code.experiments import model_export
-from tutorial_code.experiments import seq2seq as s2s
+from tutorial_code.experiments.pagedata import model_export
+from tutorial_code.experiments.common import seq2seq as s2s
 
 pytestmark = pytest.mark.browser
 

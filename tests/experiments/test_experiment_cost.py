@@ -10,7 +10,7 @@ import torch
 import tutorial_code as tc
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import cost
-from tutorial_code.experiments.cpu_threads import torch_threads
+from tutorial_code.experiments.common.cpu_threads import torch_threads
 
 
 def test_n2_table_is_exact():
@@ -70,7 +70,7 @@ def test_tiny_run_end_to_end(tmp_path):
 
 def test_widget_data_counts_what_generation_did():
     """Lesson 9's step counter: with the cache a step scores t keys, without it t × t."""
-    from tutorial_code.experiments.widgets_architecture import cost_widgets
+    from tutorial_code.experiments.pagedata.widgets_architecture import cost_widgets
 
     cfg = cost.Config.tiny()
     w = cost_widgets(cfg)
@@ -88,7 +88,7 @@ def test_n2_widget_counts_every_attention_sublayer_of_each_model():
     """The calculator's whole-model figure is h score matrices per attention sub-layer, and the
     sub-layers are read off the model as built: an encoder layer's self-attention, a decoder
     layer's self-attention and, in an encoder–decoder, its cross-attention."""
-    from tutorial_code.experiments import widgets_architecture as wa
+    from tutorial_code.experiments.pagedata import widgets_architecture as wa
 
     models = wa.model_sizes()  # what cost_widgets() hands the widget as data["n2"]["models"]
     for name, (kind, _) in wa.MODELS.items():

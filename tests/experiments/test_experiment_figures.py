@@ -17,9 +17,9 @@ import torch
 import tutorial_code as tc
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import figures
-from tutorial_code.experiments import worked_examples as we
+from tutorial_code.experiments.common import worked_examples as we
 from tutorial_code.experiments.drawing.figures import LABELS
-from tutorial_code.experiments.worked_examples import WORDS
+from tutorial_code.experiments.common.worked_examples import WORDS
 
 STEMS = ["architecture", "causal_mask", "multihead", "qkv_roles", "rope", "sdpa_steps",
          "self_attention", "sinusoid"]
@@ -173,7 +173,7 @@ def test_widget_data_starts_at_the_worked_examples_and_checks_other_states(tiny)
 
 
 def test_widget_generator_is_the_one_the_page_runs():
-    from tutorial_code.experiments import widgets_attention as wa
+    from tutorial_code.experiments.pagedata import widgets_attention as wa
     # Park–Miller from seed 1: 48271, then 48271² mod (2³¹ − 1) = 182605794
     u = wa.minstd_uniform(1, 2)
     assert u == pytest.approx([(2 * s / wa.MINSTD_M - 1) * math.sqrt(3) for s in (48271, 182605794)])

@@ -10,7 +10,7 @@ import torch
 
 from tutorial_code.experiments import first_cell as fc
 from coursebuild.pipeline import run_experiments
-from tutorial_code.experiments.seed_stack import fit_binary, predict
+from tutorial_code.experiments.common.seed_stack import fit_binary, predict
 
 
 def test_label_is_the_first_cell():

@@ -7,7 +7,7 @@ import math
 import torch
 
 
-from tutorial_code.experiments import digit_tasks as dt
+from tutorial_code.experiments.common import digit_data as dt
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import heads
 

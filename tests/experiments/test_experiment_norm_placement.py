@@ -8,6 +8,7 @@ import torch
 
 
 from tutorial_code.experiments import norm_placement as npl
+from tutorial_code.experiments.pagedata import norm_placement as npl_page
 from coursebuild.pipeline import run_experiments
 
 
@@ -67,7 +68,7 @@ def test_tiny_run_end_to_end(tmp_path):
     for run in res["runs"].values():
         last = run["grad_norms"][str(cfg.checkpoints[-1])]
         assert run["bottom_over_top"] == pytest.approx(last[0] / last[-1])
-    for path in {**npl.GATES, **npl.CLAIMS}:  # every full-size gate and claim names a real key
+    for path in {**npl.GATES, **npl_page.CLAIMS}:  # every full-size gate and claim names a real key
         node = res
         for part in path.split("."):
             node = node[int(part)] if isinstance(node, list) else node[part]

@@ -13,10 +13,11 @@ import torch
 
 
 import tutorial_code as tc
-from tutorial_code.experiments import digit_tasks as dt
+from tutorial_code.experiments.common import digit_data as dt
 from coursebuild.pipeline import run_experiments
-from tutorial_code.experiments import model_export, reversal
-from tutorial_code.experiments import seq2seq as s2s
+from tutorial_code.experiments import reversal
+from tutorial_code.experiments.pagedata import model_export
+from tutorial_code.experiments.common import seq2seq as s2s
 
 
 def test_reversal_pairs_are_framed_and_reversed():
@@ -289,7 +290,7 @@ def test_a_corrupt_weights_file_is_refused(tmp_path):
 def test_tiny_run_exports_the_model(tiny_outcome):
     outcome = tiny_outcome
     export = outcome.record["results"]["export"]
-    files = outcome.entry / "files"
+    files = outcome.pagedata / "files"
     assert export["n_reference"] >= 200 and export["reload"]["tokens_equal"] == 1
     assert (files / "reversal.bin").stat().st_size == export["weights_bytes"] < 500_000
     manifest = json.loads((files / "reversal.json").read_text())
@@ -306,7 +307,7 @@ def test_tiny_run_exports_the_model(tiny_outcome):
 
 
 def test_pages_get_the_model_url_relative_to_themselves():
-    from coursebuild import models
+    from coursebuild import served_models as models
 
     served = SimpleNamespace(get_file_from_path=lambda uri: uri if uri == models.model_uri("reversal") else None)
     html = '<div class="widget" data-model="reversal"></div>'

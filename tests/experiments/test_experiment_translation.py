@@ -12,11 +12,11 @@ import pytest
 import torch
 
 
-from coursebuild import models
+from coursebuild import served_models as models
 from coursebuild.pipeline import run_experiments
-from tutorial_code.experiments import ko_en_grammar as g
+from tutorial_code.experiments.common import ko_en_grammar as g
 from tutorial_code.experiments import translation
-from tutorial_code.experiments import translation_page as page
+from tutorial_code.experiments.pagedata import translation as page
 
 
 
@@ -211,7 +211,7 @@ def test_tiny_run_end_to_end(tmp_path):
         for stem in ("cross_attention", "cross_attention_scrambled", "cross_attention_heads", "training_curve"):
             assert (o.drawing / "figures" / lang / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
     # the model for the page: files, reference inputs (unpadded test sentences), agreement
-    export, files = res["export"], o.entry / "files"
+    export, files = res["export"], o.pagedata / "files"
     assert export["n_reference"] >= 200 and export["reload"]["tokens_equal"] == 1
     assert export["reload"]["max_attention_gap"] <= 1e-6
     assert (files / "translation.bin").stat().st_size == export["weights_bytes"] < 500_000

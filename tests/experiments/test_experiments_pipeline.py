@@ -26,12 +26,12 @@ from mkdocs.exceptions import PluginError
 
 from coursebuild import pages
 from coursebuild.paths import REPO_ROOT as REPO
-from coursebuild.pipeline import ExperimentError, GateError, cli, registry, run_experiments, runner, store
+from coursebuild.pipeline import ExperimentError, GateError, cli, keys, registry, run_experiments, runner, store
 from tutorial_code.experiments import scaling
 from tutorial_code.experiments.drawing import scaling as drawing_scaling
 
 PY = sys.executable
-REAL_CODE_HASH = store.code_hash
+REAL_CODE_HASH = keys.code_hash
 CLI = str(REPO / "scripts" / "run_experiments.py")
 
 
@@ -41,20 +41,28 @@ def pinned_code_hash():
     tests run must not turn an expected cache hit into a miss (test_code_hash covers it)."""
     mp = pytest.MonkeyPatch()
     frozen = {}
-    mp.setattr(store, "code_hash", lambda name: frozen.setdefault(name, REAL_CODE_HASH(name)))
+    mp.setattr(keys, "code_hash", lambda name: frozen.setdefault(name, REAL_CODE_HASH(name)))
     yield
     mp.undo()
 
 
 def fake_package(tmp_path, monkeypatch, sources):
     pkg = tmp_path / "tutorial_code"
-    for d in ("experiments/drawing", "notebooks"):
+    for d in ("experiments/drawing", "experiments/pagedata", "notebooks"):
         (pkg / d).mkdir(parents=True)
     for f in sources:
         (pkg / f).write_text("x = 1\n")
-    monkeypatch.setattr(store, "PACKAGE_DIR", pkg)
-    monkeypatch.setattr(store, "DRAWING_DIR", pkg / "experiments" / "drawing")
+    use_package(monkeypatch, pkg)
     return pkg
+
+
+def use_package(monkeypatch, pkg: Path) -> None:
+    """Read the cache keys' sources from ``pkg`` (a copy of tutorial_code) instead."""
+    monkeypatch.setattr(keys, "PACKAGE_DIR", pkg)
+    monkeypatch.setattr(keys, "EXPERIMENTS_DIR", pkg / "experiments")
+    monkeypatch.setattr(keys, "DRAWING_DIR", pkg / "experiments" / "drawing")
+    monkeypatch.setattr(keys, "PAGEDATA_DIR", pkg / "experiments" / "pagedata")
+    monkeypatch.setattr(keys, "_NOT_FOLLOWED", (pkg / "__init__.py", pkg / "experiments" / "__init__.py"))
 
 
 def test_compute_key_covers_the_package_the_experiment_and_its_helpers_not_drawing(tmp_path, monkeypatch):
@@ -73,24 +81,39 @@ def test_compute_key_covers_the_package_the_experiment_and_its_helpers_not_drawi
     (pkg / "experiments/scaling.py").write_text("from .helper import f\n")
     (pkg / "experiments/helper.py").write_text("import tutorial_code.experiments.deeper\n")
     (pkg / "experiments/drawing/scaling.py").write_text("from . import plotting\nfrom .. import scaling\n")
-    base, drawn = REAL_CODE_HASH("scaling"), store.drawing_key("scaling", "r")[0]
+    base, drawn = REAL_CODE_HASH("scaling"), keys.drawing_key("scaling", "r")[0]
     for f, counts in sources.items():
         old = (pkg / f).read_text()
         (pkg / f).write_text(old + "y = 2\n")
         assert (REAL_CODE_HASH("scaling") != base) is counts, f
         redraws = f in ("experiments/drawing/scaling.py", "experiments/drawing/plotting.py") or (
             counts and f != "attention.py")  # the drawing imports the compute module
-        assert (store.drawing_key("scaling", "r")[0] != drawn) is redraws, f
+        assert (keys.drawing_key("scaling", "r")[0] != drawn) is redraws, f
         (pkg / f).write_text(old)
-    assert store.drawing_key("scaling", "other results")[0] != drawn
+    assert keys.drawing_key("scaling", "other results")[0] != drawn
 
 
-@pytest.mark.parametrize("line", ["from .drawing import plotting\n", "import matplotlib.pyplot as plt\n"])
-def test_a_compute_module_that_imports_drawing_code_is_refused(tmp_path, monkeypatch, line):
-    pkg = fake_package(tmp_path, monkeypatch, ["experiments/scaling.py", "experiments/drawing/plotting.py"])
+@pytest.mark.parametrize("line", ["from .drawing import plotting\n", "import matplotlib.pyplot as plt\n",
+                                  "from .pagedata import model_export\n"])
+def test_a_compute_module_that_imports_page_data_or_drawing_code_is_refused(tmp_path, monkeypatch, line):
+    pkg = fake_package(tmp_path, monkeypatch, ["experiments/scaling.py", "experiments/drawing/plotting.py",
+                                               "experiments/pagedata/model_export.py"])
     (pkg / "experiments/scaling.py").write_text(line)
-    with pytest.raises(ExperimentError, match=r"Move it into tutorial_code/experiments/drawing/scaling.py"):
+    with pytest.raises(ExperimentError, match=r"Move that use into tutorial_code/experiments/pagedata/scaling.py "
+                                              r"or drawing/scaling.py"):
         REAL_CODE_HASH("scaling")
+
+
+def test_gate_ranges_and_the_list_of_experiments_are_in_no_compute_key(tmp_path, monkeypatch):
+    pkg = fake_package(tmp_path, monkeypatch, ["experiments/__init__.py"])
+    (pkg / "experiments/scaling.py").write_text("from . import x\nGATES = {'a': (0, 1)}\nTINY_GATES = GATES\ny = 1\n")
+    (pkg / "experiments/x.py").write_text("z = 1\n")
+    base = REAL_CODE_HASH("scaling")
+    (pkg / "experiments/scaling.py").write_text("from . import x\nGATES = {'a': (0, 2)}\nTINY_GATES = {}\ny = 1\n")
+    (pkg / "experiments/__init__.py").write_text("EXPERIMENTS = ('scaling', 'new')\n")
+    assert REAL_CODE_HASH("scaling") == base
+    (pkg / "experiments/scaling.py").write_text("from . import x\nGATES = {'a': (0, 2)}\nTINY_GATES = {}\ny = 2\n")
+    assert REAL_CODE_HASH("scaling") != base  # the rest of the module is
 
 
 def run_tiny(out, **kw):
@@ -148,7 +171,7 @@ def test_tiny_run_produces_results_and_both_languages(golden):
     assert (o.drawing / "figures/ko/scaling.png").read_bytes() != (o.drawing / "figures/en/scaling.png").read_bytes()
     prov = json.loads((out / "provenance.json").read_text("utf-8"))
     assert prov["device"]["used"] == "cpu"
-    assert prov["cache"] == {"hits": 0, "misses": 1, "drawings_redrawn": 1}
+    assert prov["cache"] == {"hits": 0, "misses": 1, "pagedata_made": 0, "drawings_redrawn": 1}
     assert prov["seeds"] == {"scaling": 0} and "commit" in prov["git"] and prov["cpu"]
     assert prov["experiments"]["scaling"]["compute_s"] == rec["wall_time_s"]
 
@@ -385,59 +408,82 @@ def test_hook_turns_pipeline_errors_into_a_build_error(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- compute apart from presentation
 
 @pytest.mark.slow
-def test_a_presentation_only_change_leaves_every_compute_entry_a_hit(tmp_path, monkeypatch):
-    """Edit a colour of the shared style and a Korean label of one experiment (in a copy of the
-    package the cache keys are read from): no experiment's compute key changes, and a run of two
-    of them finds both computed entries and redraws their figures."""
+def test_nothing_a_page_says_leaves_a_compute_entry_a_miss(tmp_path, monkeypatch):
+    """Edits a page may ask for, in a copy of the package and of the pipeline that the cache keys
+    are read from: a colour of the shared style, a Korean label, a claim's sentence, a widget's
+    data module, the in-page model's file format, the progress bar's wording, a gate's range.
+    No experiment's compute key changes; a run of two of them finds both computed entries,
+    makes reversal's page data again from its saved files (the file format changed) and
+    redraws the figures, training nothing."""
     copy = tmp_path / "tutorial_code"
-    shutil.copytree(store.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(store, "PACKAGE_DIR", copy)
-    monkeypatch.setattr(store, "DRAWING_DIR", copy / "experiments" / "drawing")
-    monkeypatch.setattr(store, "code_hash", REAL_CODE_HASH)
+    shutil.copytree(keys.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    pipeline = tmp_path / "pipeline"
+    shutil.copytree(keys.PIPELINE_DIR, pipeline, ignore=shutil.ignore_patterns("__pycache__"))
+    use_package(monkeypatch, copy)
+    monkeypatch.setattr(keys, "PIPELINE_DIR", pipeline)
+    monkeypatch.setattr(keys, "code_hash", REAL_CODE_HASH)
 
     def compute_keys():  # every experiment's, without running any
-        return {n: store.cache_key(n, dataclasses.asdict(registry.load(n).Config.tiny()), "cpu")[0]
+        return {n: keys.cache_key(n, dataclasses.asdict(registry.load(n).Config.tiny()), "cpu")[0]
                 for n in registry.names()}
 
-    keys = compute_keys()
-    run = ["scaling", "reversal"]  # run for real: the shared style and reversal's own drawing code
+    def page_keys(outcomes):
+        return {o.name: keys.pagedata_key(o.name, store.sha256_file(o.entry / "results.json"))[0]
+                for o in outcomes}
+
+    before = compute_keys()
+    run = ["scaling", "reversal"]  # run for real: the shared style and reversal's own page data and drawing
     out = tmp_path / "out"
     first = run_experiments(run, out, tiny=True, device="cpu")
-    assert {o.name: o.record["key"] for o in first.outcomes} == {n: keys[n] for n in run}
+    assert {o.name: o.record["key"] for o in first.outcomes} == {n: before[n] for n in run}
+    assert first["reversal"].pagedata_status == "miss" and first["scaling"].pagedata_status == "none"
+    made = page_keys(first.outcomes)
 
-    def edit(rel, old, new):
-        path = copy / rel
+    def edit(rel, old, new, root=copy):
+        path = root / rel
         text = path.read_text("utf-8")
         assert old in text, (rel, old)
         path.write_text(text.replace(old, new, 1), "utf-8")
 
+    edit("experiments/pagedata/reversal.py", "마지막 층의 크로스 어텐션은", "마지막 층 크로스 어텐션은")  # a claim
+    edit("experiments/pagedata/reversal.py", '"export.rounded.test_exact_match": (0.995, 1.0)',
+         '"export.rounded.test_exact_match": (0.99, 1.0)')   # a page-data check's range
+    edit("experiments/reversal.py", '"test.n_sequences": (5_000, 10**9)', '"test.n_sequences": (4_000, 10**9)')  # a gate
+    assert compute_keys() == before and page_keys(first.outcomes) == made  # claims and checks: in no key
     edit("experiments/drawing/plotting.py", '"raw": "#D55E00"', '"raw": "#D55E01"')
     edit("experiments/drawing/reversal.py", '"loss_title": "학습 손실"', '"loss_title": "학습의 손실"')
-    assert compute_keys() == keys
+    edit("experiments/pagedata/widgets_architecture.py", "D_CHOICES = (16,", "D_CHOICES = (8, 16,")
+    edit("experiments/pagedata/model_export.py", "ROUND = 7  #", "ROUND = 7  # (edited)  #")
+    edit("progress.py", "elapsed {elapsed:.1f}s eta", "took {elapsed:.1f}s, left", root=pipeline)
+    assert compute_keys() == before
+    assert page_keys(first.outcomes)["reversal"] != made["reversal"]  # its file format changed
     again = run_experiments(run, out, tiny=True, device="cpu")
     assert again.statuses == {name: "hit" for name in run}
     assert {o.name: o.drawing_status for o in again.outcomes} == {name: "miss" for name in run}
-    assert again.provenance["cache"] == {"hits": len(run), "misses": 0, "drawings_redrawn": len(run)}
+    assert again.provenance["cache"] == {"hits": len(run), "misses": 0, "pagedata_made": 1,
+                                         "drawings_redrawn": len(run)}
 
-    # the model code, by contrast, is part of every experiment's compute key
+    # the model code and the run context that seeds it, by contrast, are in every compute key
+    edit("context.py", "torch.manual_seed(seed)", "torch.manual_seed(seed + 0)", root=pipeline)
+    assert all(new != before[n] for n, new in compute_keys().items())
+    edit("context.py", "torch.manual_seed(seed + 0)", "torch.manual_seed(seed)", root=pipeline)
     edit("attention.py", '"""', '"""Edited. ')
-    assert all(new != keys[n] for n, new in compute_keys().items())
+    assert all(new != before[n] for n, new in compute_keys().items())
 
 
 def test_without_labels_cuts_the_labels_statement_only():
     src = b'import x\nLABELS = {\n    "ko": {"a": "\xea\xb0\x80"},\n    "en": {"a": "A"},\n}\nY = 1\n'
-    assert store.without_labels(src) == b"import x\nLABELS = ...\nY = 1\n"
-    assert store.without_labels(b"Y = 1\n") == b"Y = 1\n"
+    assert keys.without_labels(src) == b"import x\nLABELS = ...\nY = 1\n"
+    assert keys.without_labels(b"Y = 1\n") == b"Y = 1\n"
 
 
 def test_editing_one_languages_labels_redraws_that_language_and_copies_the_other(tmp_path, monkeypatch):
     """A Korean label edit (in a copy of the package, and in the loaded LABELS) misses the
     drawing key, draws the Korean figures again and copies the English ones unchanged."""
     copy = tmp_path / "tutorial_code"
-    shutil.copytree(store.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(store, "PACKAGE_DIR", copy)
-    monkeypatch.setattr(store, "DRAWING_DIR", copy / "experiments" / "drawing")
-    monkeypatch.setattr(store, "code_hash", REAL_CODE_HASH)
+    shutil.copytree(keys.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    use_package(monkeypatch, copy)
+    monkeypatch.setattr(keys, "code_hash", REAL_CODE_HASH)
     out = tmp_path / "out"
     first = run_experiments(["scaling"], out, tiny=True, device="cpu")["scaling"]
     path = copy / "experiments" / "drawing" / "scaling.py"

@@ -4,7 +4,8 @@ paper's model sizes counted from the package's own layers."""
 
 import pytest
 
-from tutorial_code.experiments.drawing import cost, figures, model_sizes
+from tutorial_code.experiments.drawing import cost, figures
+from tutorial_code.experiments.pagedata import model_sizes
 from tutorial_code.experiments.drawing.plotting import COLOR_NAMES
 
 
@@ -14,11 +15,6 @@ def figures_results(diff: float, top: float) -> dict:
             "shuffle": {"toy_max_diff": diff, "mha_max_diff": diff},
             "toy": {"language_order_max_diff": diff}, "causal": {"max_blocked_weight": diff},
             "rope": {"max_diagonal_deviation": diff}}
-
-
-@pytest.fixture(autouse=True)
-def no_model_counting(monkeypatch):
-    monkeypatch.setattr(model_sizes, "count", lambda: {})  # counted once, in its own test below
 
 
 def test_an_exact_zero_is_said_exactly_and_rounding_with_its_size():
@@ -58,9 +54,8 @@ def test_korean_counts_in_man_and_eok(n, text):
     assert model_sizes.korean_count(n) == text
 
 
-def test_the_papers_models_come_close_to_table_3(monkeypatch):
-    monkeypatch.undo()  # count for real (on the meta device: shapes only)
-    counted = model_sizes.count()
+def test_the_papers_models_come_close_to_table_3():
+    counted = model_sizes.count()  # on the meta device: shapes only
     for name, c in counted.items():
         assert c["total"] == c["n_layers"] * (c["encoder_block"] + c["decoder_block"]) + c["embedding"] + c["rest"]
         assert abs(c["total"] / c["table_3"] - 1) < 0.05, (name, c["total"])  # 63.1 M vs 65 M, 214.3 M vs 213 M
@@ -110,3 +105,9 @@ def test_the_noise_of_one_seed_comes_from_the_number_of_test_sequences():
     long = {"lengths": [25], "at": {"25": {"solved_seeds": 0, "seeds": 2}}}
     w = drawing.words({"lstm": {"long": long}})
     assert w["noise"]["en"] == f"±{(0.25 / first_cell.Config().n_test) ** 0.5:.3f}" == "±0.016"
+
+
+def test_the_model_size_sentences_come_from_the_counted_page_data():
+    counted = model_sizes.count()
+    words = figures.words({**figures_results(0.0, 1.0), "model_sizes": counted})
+    assert "315만" in words["base_model_size"]["ko"] and "3,152,384" in words["base_model_size"]["en"]

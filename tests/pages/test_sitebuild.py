@@ -15,12 +15,12 @@ def test_code_source_is_the_object_as_it_stands():
     assert src.startswith("def scaled_dot_product_attention(") and src.endswith("return weights @ v, weights  # (…, L_q, d_v), (…, L_q, L_k)")
     assert code.source_of("masks").startswith('"""Boolean attention masks.')
     assert code.resolve("multihead.MultiHeadAttention") == ("multihead", "MultiHeadAttention")
-    assert code.resolve("experiments.digit_tasks") == ("experiments.digit_tasks", None)
+    assert code.resolve("experiments.common.digit_data") == ("experiments.common.digit_data", None)
 
 
 def test_code_source_of_module_constants():
     assert code.source_of("models", "POSITIONS") == 'POSITIONS = ("sinusoidal", "learned", "rope", "none")'
-    assert code.source_of("experiments.digit_tasks", "BOS") == "PAD, BOS, EOS = 0, 1, 2"
+    assert code.source_of("experiments.common.digit_data", "BOS") == "PAD, BOS, EOS = 0, 1, 2"
 
 
 @pytest.mark.parametrize("target, message", [

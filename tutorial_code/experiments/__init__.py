@@ -1,14 +1,27 @@
 """The course's experiments: every number, table and figure on the site comes from here.
 
-This folder is the experiments' own code, for students to read and change: the tasks and
-their data, the models, the training loops (``<name>.py``), and how each result is drawn
-(``drawing/<name>.py``). The machinery that runs them through the caches, checks their gates
-and puts the results into pages is the build's (``scripts/coursebuild/pipeline``); run
-``python scripts/run_experiments.py --help``. The MkDocs build runs it by itself.
+This folder is the experiments' own code, for students to read and change. Its roles, by
+folder:
 
-Two files per experiment
-------------------------
-``<name>.py`` — **compute**: trains or computes; no matplotlib, no strings for readers.
+``<name>.py`` (this folder's top)
+    the experiments themselves, one module each, listed in :data:`EXPERIMENTS` below;
+``common/``
+    compute code several experiments share (tasks' data, training loops, gates, int8 rounding);
+``pagedata/``
+    what a page takes from an experiment beyond its numbers: models exported for the page,
+    the data lesson widgets start from and the states the browser tests check, and the claims
+    (sentences a page states, with the ranges that keep them true);
+``drawing/``
+    how each experiment's results become tables, figures and words.
+
+The machinery that runs them through the caches, checks their gates and puts the results into
+pages is the build's (``scripts/coursebuild/pipeline``); run ``python scripts/run_experiments.py
+--help``. The MkDocs build runs it by itself.
+
+Three stages per experiment
+---------------------------
+``<name>.py`` — **compute**: trains or measures; no matplotlib, no strings for readers, no page
+data.
 
 ``Config``
     a dataclass of JSON-friendly fields with commented defaults, including ``seed: int = 0``,
@@ -23,27 +36,40 @@ Two files per experiment
     torch are seeded from ``cfg.seed`` before ``run`` is called, and torch runs with
     deterministic algorithms.
 ``GATES``
-    ``{"dotted.result.path": (lo, hi)}`` or ``Gate(lo, hi, when="cpu")`` (:mod:`.gates`):
-    closed ranges the full-size results must fall in; a list-valued result is checked element
-    by element. ``TINY_GATES`` (optional, default none) is checked instead under ``--tiny``.
+    ``{"dotted.result.path": (lo, hi)}`` or ``Gate(lo, hi, when="cpu")`` (:mod:`.common.gates`):
+    closed ranges the full-size results must fall in, which say that training or measuring
+    worked; a list-valued result is checked element by element. ``TINY_GATES`` (optional,
+    default none) is checked instead under ``--tiny``. Gates are checked again on every cache
+    hit, so their ranges are not part of the cache key: changing one recomputes nothing.
 
-``drawing/<name>.py`` — **presentation**: drawn from the cached results, never retrains.
+Whatever a later stage needs from the run (a trained ``state_dict``, say) is saved into
+``ctx.out_dir``; it is cached with the results, so the page data never trains.
+
+``pagedata/<name>.py`` — **page data** (optional; see :mod:`.pagedata`): ``page_data(cfg,
+results, files, out_dir) -> dict`` adds keys to the results (``export``, ``widgets``, ...),
+checked by ``CHECKS`` (``TINY_CHECKS`` under ``--tiny``); ``CLAIMS`` are the sentences pages
+state about the results.
+
+``drawing/<name>.py`` — **presentation**: drawn from the cached results and page data,
+never retrains.
 
 ``LABELS``
     ``{"ko": {...}, "en": {...}}`` with the same keys: every string of the experiment's
     figures and tables, including ``"title"``.
 ``tables(results) -> dict`` (optional)
-    ``{"name": {"columns": [column("d_k", "d_k", "d_k", ".3f"), ...], "rows": [...]}}``
-    (:func:`.drawing.tables.column`), shown on pages by ``[[table:<name>.<table>]]``.
+    ``{"name": {"columns": [column("d_k", {"ko": "d_k", "en": "d_k"}, ".3f"), ...], "rows": [...]}}``
+    (:func:`.drawing.tables.column`: the result key, the header in both languages, a format),
+    shown on pages by ``[[table:<name>.<table>]]``.
 ``figures(results, lang, outdir) -> list[Path]``
     called once per language ("ko", then "en") with the JSON-round-tripped results; draws
     with :mod:`.drawing.plotting` (``plotting.labels(LABELS, lang)``, ``plotting.style(lang)``,
     ``plotting.save(fig, outdir, "stem")``) and returns the files; both languages make the
     same file names.
 
-Shared helpers are ordinary modules of this folder (compute) or of ``drawing/``
-(presentation), imported with ordinary import statements: the cache keys follow them. Add
-the name to ``scripts/coursebuild/pipeline/registry.py`` to register an experiment.
+Shared code lives in ``common/`` (compute), ``pagedata/`` or ``drawing/`` and is imported with
+ordinary import statements: the cache keys follow them. A compute module may import neither
+page data nor drawing code. To register an experiment, add its name to :data:`EXPERIMENTS`
+below (this file is in no cache key: adding a name recomputes nothing).
 
 Minimal example (``tutorial_code/experiments/curve.py`` and ``drawing/curve.py``)::
 
@@ -83,7 +109,24 @@ Minimal example (``tutorial_code/experiments/curve.py`` and ``drawing/curve.py``
 Caches
 ------
 Results are cached under a key of the code they run (the package, the compute module and
-what it imports) and their config, the library versions and the device kind; drawings under
-a key of the results and the drawing code. A label or a colour change therefore redraws in
-seconds and trains nothing; a change to the model code retrains.
+what it imports, gate ranges left out) and their config, the library versions and the device
+kind; page data under a key of the results and the page-data code (claims left out); drawings
+under a key of the results, the page data and the drawing code. A label, a colour, a widget's
+data, the model file format or a claim's sentence therefore never trains; a change to the
+model code retrains.
 """
+
+# The experiments, in the order the course uses them (the build's registry reads this).
+EXPERIMENTS: tuple[str, ...] = (
+    "reversal",  # lessons 5 and 8: the reference encoder-decoder reverses digits; recipes compared
+    "first_cell",  # lesson 9 and assignment 2: LSTM vs Transformer, with/without position
+    "scaling",  # lesson 3: why divide by sqrt(d_k)
+    "norm_placement",  # lesson 7: post-LN vs pre-LN, gradients and warm-up
+    "heads",  # lesson 5: 1, 2, 4, 8 heads with the same parameters, learned head patterns
+    "translation",  # lessons 1 and 8: toy Korean->English translation, learned cross-attention
+    "cost",  # lesson 9: attention time and memory vs length, the n^2 table, KV-cache speed-up
+    "figures",  # lessons 2-8: explanatory figures and the worked examples' numbers
+)
+
+# experiments that time themselves: never computed while another one competes for the cores
+ALONE: frozenset[str] = frozenset({"cost"})

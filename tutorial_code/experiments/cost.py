@@ -25,9 +25,7 @@ import torch.nn.functional as F
 import tutorial_code as tc
 from tutorial_code.generate import positions_computed
 
-from .cpu_threads import torch_threads
-from .gates import Claim
-from .widgets_architecture import cost_widgets, model_sizes
+from .common.cpu_threads import torch_threads
 
 MIB = 2**20
 
@@ -59,17 +57,6 @@ GATES = {
     "n2.ratios": (4, 4),                            # 2× length → 4× entries, every row
     "kv.positions_ratio_longest": (100, 1e9),       # without it: 1 + … + N positions, not N
     "kv.same_tokens": (1, 1),                       # and changes nothing in the output
-}
-LESSON_9 = "docs/{lang}/lessons/cost-and-impact.md"
-CLAIMS = {  # timings lesson 9 describes in words
-    "attention.slope_materialised": Claim(  # time grows about like L² at large L
-        1.5, 2.6, page=LESSON_9, sentence="지수 2는 시간이 $L^2$에 비례한다는 뜻입니다."),
-    "attention.memory_ratio_longest": Claim(  # materialised needs far more than fused
-        4, 1e9, page=LESSON_9, sentence="…배 차이입니다. 가중치 행렬 $h \\times L \\times L$만 해도 …"),
-    # a model this small is launch-latency bound on a GPU, where the cache may not pay off in
-    # seconds: the measured speed-up is checked on the CPU only
-    "kv.speedup_longest": Claim(  # the cache pays off on long generations
-        1.5, 1e9, when="cpu", page=LESSON_9, sentence="캐시를 쓰면 …초로 …배 빨랐습니다"),
 }
 TINY_GATES = {"n2.ratios": (4, 4), "kv.same_tokens": (1, 1)}
 
@@ -256,48 +243,6 @@ def kv_cache_speed(cfg: Config, ctx) -> dict:
 
 # one published model with grouped-query attention (Touvron et al. 2023, Llama 2 70B: 80 layers,
 # D = 8,192, 64 query heads sharing 8 key/value heads, a 4,096-token context, 16-bit numbers)
-LLAMA2_70B = {"layers": 80, "D": 8192, "h": 64, "kv_heads": 8, "context": 4096, "number_bytes": 2}
-
-
-def kv_memory(cfg: Config) -> dict:
-    """Bytes of the key/value cache: 2 (K and V) · layers · L · (kv heads · d_k) · bytes per number.
-
-    For this course's decoder (float32) at the page's longest generation, and for Llama 2 70B
-    at its full context with one key/value head per query head (multi-head), its 8 groups
-    (grouped-query, Ainslie et al. 2023) and one shared head (multi-query, Shazeer 2019).
-    """
-    ref = tc.TransformerConfig()
-    course = {"layers": ref.n_layers, "D": ref.d_model, "h": ref.n_heads, "kv_heads": ref.n_heads,
-              "context": cfg.gen_lengths[-1], "number_bytes": 4}
-
-    def cache(m, kv_heads):
-        per_token = 2 * m["layers"] * kv_heads * (m["D"] // m["h"]) * m["number_bytes"]
-        return {"kv_heads": kv_heads, "per_token_bytes": per_token, "per_token_kib": per_token / 2**10,
-                "bytes": per_token * m["context"], "mib": per_token * m["context"] / MIB,
-                "gib": per_token * m["context"] / 2**30}
-
-    big = LLAMA2_70B
-    shared = {"mha": cache(big, big["h"]), "gqa": cache(big, big["kv_heads"]), "mqa": cache(big, 1)}
-    return {"course": {**course, **cache(course, course["kv_heads"])},
-            "llama2_70b": {**big, **shared,
-                           "gqa_saving": shared["mha"]["bytes"] / shared["gqa"]["bytes"],
-                           "mqa_saving": shared["mha"]["bytes"] / shared["mqa"]["bytes"]}}
-
-
-def score_crossover() -> dict:
-    """Per layer, the length L past which the attention scores take more multiply-adds than the
-    linear layers: 2·L²·D (QKᵀ and the weighted sum) against L · (weights of W_Q, W_K, W_V, W_O,
-    W_1, W_2), one multiply-add per weight per token, as lesson 9's table counts them."""
-    out = {}
-    for name, m in model_sizes().items():
-        with torch.device("meta"):  # shapes only
-            mods = (tc.MultiHeadAttention(m["D"], m["h"]), tc.PositionwiseFeedForward(m["D"], m["d_ff"]))
-        weights = sum(p.numel() for mod in mods for p in mod.parameters() if p.dim() == 2)
-        L = weights / (2 * m["D"])
-        out[name] = {"D": m["D"], "L": L, "over_D": L / m["D"]}
-    return out
-
-
 def run(cfg: Config, ctx) -> dict:
     with torch_threads(cfg.threads, ctx.device) as threads:
         attention = attention_costs(cfg, ctx)
@@ -307,9 +252,6 @@ def run(cfg: Config, ctx) -> dict:
         "attention": attention,
         "n2": n2,
         "kv": kv,
-        "widgets": cost_widgets(cfg),  # lesson 9's calculator and step counter
-        "kv_memory": kv_memory(cfg),   # the closing page: what the cache holds
-        "crossover": score_crossover(),
         "device": {"type": ctx.device.type, "name": tc.describe_device(ctx.device), "threads": threads,
                    "torch": torch.__version__},
     }

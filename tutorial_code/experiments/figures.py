@@ -25,9 +25,8 @@ import torch
 
 import tutorial_code as tc
 
-from . import widgets_architecture, widgets_attention
-from . import worked_examples as we
-from .worked_examples import WORDS
+from .common import worked_examples as we
+from .common.worked_examples import WORDS
 
 
 @dataclass(frozen=True)
@@ -155,9 +154,6 @@ def run(cfg: Config, ctx) -> dict:
     results["messages"] = {"learned_position": error_message(
         lambda: tc.LearnedPositionalEmbedding(cfg.pe_max_len, 4)(torch.zeros(1, too_long, 4))),
         "learned_position_length": too_long}
-    # the live widgets' inputs and checks (lessons 2–7), built from the results above
-    results["widgets"] = {**widgets_attention.widgets(cfg, results),
-                          **widgets_architecture.widgets(cfg, results)}
     return results
 
 

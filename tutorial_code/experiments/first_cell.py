@@ -50,9 +50,8 @@ from torch import Tensor
 from tutorial_code.classifiers import FirstCellTransformer, LSTMClassifier
 from tutorial_code.tasks.first_cell import bag_bound, make_data
 
-from .cpu_threads import torch_threads
-from .gates import Claim
-from .seed_stack import LoopedModels, StackedModels, fit_binary, predict
+from .common.cpu_threads import torch_threads
+from .common.seed_stack import LoopedModels, StackedModels, fit_binary, predict
 
 MODELS = ("lstm", "transformer", "no_position")
 
@@ -95,24 +94,6 @@ GATES = {
     # sequences would mean it saw something it should not
     "no_position.gap_to_bound": (-1.0, 0.05),
     "no_position.attn_first_ratio": (0.5, 2.0),  # without position cell 1 is like any other cell
-}
-LESSON_9 = "docs/{lang}/lessons/cost-and-impact.md"
-# Claims: sentences of lesson 9 that these results must keep true (the words that code can
-# choose, such as what the longer budget did, come from drawing/first_cell.py's words()).
-CLAIMS = {
-    "summary.lstm_guessing_from_there_on": Claim(
-        1, 1, page=LESSON_9,
-        sentence="그러나 이 예산 안에서는 $L = [[value:first_cell.summary.lstm_shortest_guessing]]$부터 "
-                 "0.5 근처, 곧 찍기 수준입니다"),
-    "no_position.acc": Claim(
-        0.4, 0.7, page=LESSON_9,
-        sentence="평균 정확도는 가장 높아야 …에 그쳐, 순서 없이 가능한 최고치(표의 마지막 열)에 묶입니다"),
-    "no_position.gap_to_bound": Claim(
-        -0.2, 0.05, page=LESSON_9,
-        sentence="… 순서 없이 가능한 최고치(표의 마지막 열)에 묶입니다"),
-    "transformer.attn_first_ratio": Claim(
-        2.0, 1e9, page=LESSON_9,
-        sentence="트랜스포머는 모든 길이에서 균등 분배선 1/L보다 훨씬 위에 있고 (그림 설명)"),
 }
 TINY_GATES = {  # a few steps of training: only what holds from the start
     "transformer.acc": (0.0, 1.0),

@@ -24,9 +24,9 @@ import torch
 
 import tutorial_code as tc
 
-from . import digit_tasks as dt
-from . import seq2seq as s2s
-from .cpu_threads import torch_threads
+from .common import digit_data as dt
+from .common import seq2seq as s2s
+from .common.cpu_threads import torch_threads
 
 
 @dataclass(frozen=True)

@@ -16,18 +16,16 @@ run() does three things:
    anti-diagonal: the query writing y_i = x_{9-i} should look at x_{9-i});
 3. recipes compared by the training samples needed to reach the target (validation exact match
    ≥ 99.5 %): one-cycle Adam, the paper's warm-up schedule, constant Adam lr 1e-3;
-4. the trained model exported for the lesson 8 page (:mod:`.model_export`): int8 weights,
-   a manifest, and PyTorch's greedy decoding with cross-attention on the lesson's example and
-   ``n_reference`` held-out test inputs, which the page's JavaScript is tested against;
-5. the data of lesson 8's two other widgets, under ``results["widgets"]``: ``checkpoints``
-   (the cross-attention on the lesson's example at ``n_checkpoints`` points of the main run,
-   recorded without changing the run) and ``visibility`` (the masks each variant applies to
-   the lesson's example, built with :mod:`tutorial_code.masks`).
+4. the cross-attention on the lesson's example at ``n_checkpoints`` points of the main run,
+   recorded without changing the run, for lesson 8's checkpoint slider.
+
+It saves the trained weights, the test digits and the checkpoints in its files; the page data
+(:mod:`.pagedata.reversal`) exports the model for the lesson 8 page and builds its widgets'
+data from them without training.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import statistics
 from dataclasses import dataclass
@@ -36,11 +34,9 @@ import torch
 
 import tutorial_code as tc
 
-from . import digit_tasks as dt
-from . import model_export
-from . import seq2seq as s2s
-from .cpu_threads import torch_threads
-from .gates import Claim
+from .common import digit_data as dt
+from .common import seq2seq as s2s
+from .common.cpu_threads import torch_threads
 
 # what the reference portfolio reported (lesson 8); literature values, not computed here
 D_MODEL = tc.TransformerConfig().d_model  # the reference model's width (64)
@@ -78,14 +74,6 @@ class Config:
                    compare_seeds=1, compare_cap=640, n_attention=100, n_checkpoints=4)
 
 
-# the exported files hold the model the reference was computed with (reloaded from the files,
-# a fresh model decodes every reference input identically), and fit in the page's budget
-EXPORT_GATES = {
-    "export.n_reference": (200, 10**9),
-    "export.weights_bytes": (1, 500_000),           # half of the 1 MB both page models share
-    "export.reload.tokens_equal": (1, 1),
-    "export.reload.max_attention_gap": (0, 1e-6),
-}
 GATES = {
     "test.greedy.exact_match": (0.995, 1.0),      # the gate of the lesson: reversal is learned
     "test.n_sequences": (5_000, 10**9),
@@ -94,19 +82,10 @@ GATES = {
     "data.train_valid_overlap": (0, 0),
     "attention.example_correct": (1, 1),         # the lesson's example is reversed right
     "recipes.one_cycle.all_reached": (1, 1),      # the main recipe reaches the target on every seed
-    **EXPORT_GATES,
-    "export.rounded.test_exact_match": (0.995, 1.0),  # quantised weights still reverse
-    "export.rounded.example_as_lesson": (1, 1),       # and write the lesson's example as the page says
 }
 CHECKPOINT_GATES = {"checkpoint_checks.final_cross_gap": (0, 1e-6)}  # the slider ends on the trained model
 GATES.update(CHECKPOINT_GATES)
-LESSON_8 = "docs/{lang}/lessons/encoder-decoder.md"
-CLAIMS = {  # the anti-diagonal lesson 8 points at (uniform would be 0.1)
-    "attention.example.last_layer_mirror_weight": Claim(
-        0.5, 1.0, page=LESSON_8, sentence="마지막 층의 크로스 어텐션은 거울 위치에 평균 …의 가중치를 줍니다."),
-}
-TINY_GATES = {"data.train_test_overlap": (0, 0), "test.exact_match_agrees": (1, 1), **EXPORT_GATES,
-              **CHECKPOINT_GATES}
+TINY_GATES = {"data.train_test_overlap": (0, 0), "test.exact_match_agrees": (1, 1), **CHECKPOINT_GATES}
 
 
 def steps_per_epoch(cfg: Config) -> int:
@@ -240,30 +219,6 @@ class Checkpoints:
                 "last_layer_mirror_weight": round(mirror[-1].mean().item(), 6)}
 
 
-def visibility(cfg: Config) -> dict:
-    """Which key each query may see in each attention of each variant, on the lesson's example.
-
-    The masks are the ones the models apply (True = may attend): the encoder's and the
-    cross-attention's padding mask over the source, the decoder's causal mask (models.future_mask).
-    The example has no padding, so only the causal mask blocks anything here.
-    """
-    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
-    dec_in = tgt[:, :-1]                                        # what the decoder reads
-    L_s, L_t = src.size(1), dec_in.size(1)
-    src_pad = tc.padding_mask(src, dt.PAD)[0, 0]                # (1, L_s)
-    masks = {
-        "encoder_self": (src, src, tc.combine_masks(src_pad, torch.ones(L_s, L_s, dtype=torch.bool))),
-        "decoder_self": (dec_in, dec_in, tc.causal_mask(L_t)),
-        "cross": (dec_in, src, tc.combine_masks(src_pad, torch.ones(L_t, L_s, dtype=torch.bool))),
-    }
-    matrices = {name: {"queries": dt.token_names(q[0]), "keys": dt.token_names(k[0]),
-                       "visible": m.int().tolist(), "cells": m.numel(), "blocked": int((~m).sum())}
-                for name, (q, k, m) in masks.items()}
-    variants = {"encoder_only": ["encoder_self"], "decoder_only": ["decoder_self"],
-                "encoder_decoder": ["encoder_self", "decoder_self", "cross"]}
-    return {"matrices": matrices, "variants": variants, "order": list(variants), "initial": "encoder_decoder"}
-
-
 @torch.no_grad()
 def attention(model, cfg: Config, data: dict) -> dict:
     """Attention maps on the lesson's example, and mirror weights averaged over test sequences."""
@@ -375,10 +330,8 @@ def _run(cfg: Config, ctx) -> dict:
         "target": cfg.target,
         "log_every": cfg.log_every,
         "reference_portfolio": REFERENCE_PORTFOLIO,
-        "export": export(main["model"], cfg, ctx, data),
-        "widgets": {"checkpoints": checkpoint_widget(main["checkpoints"], cfg),
-                    "visibility": visibility(cfg)},
     }
+    save_for_page(main, data, ctx)
     # the slider's last point is the trained model the static figures show
     last = torch.tensor(main["checkpoints"][-1]["cross"])
     results["checkpoint_checks"] = {
@@ -387,46 +340,9 @@ def _run(cfg: Config, ctx) -> dict:
     return results
 
 
-def checkpoint_widget(rows: list[dict], cfg: Config) -> dict:
-    """The slider's data: the checkpoints, the example's tokens and where the mirrored cells are."""
-    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
-    return {"src_tokens": dt.token_names(src[0]), "tgt_tokens": dt.token_names(tgt[0, :-1]),
-            "target_output": dt.token_names(tgt[0]),
-            "mirror": [[q, cfg.length - q] for q in range(cfg.length)],  # (row, column) pairs
-            "checkpoints": rows, "initial": len(rows) - 1}
-
-
-def export(model, cfg: Config, ctx, data: dict) -> dict:
-    """Write the model for the page into ctx.out_dir; results: sizes and agreement checks.
-
-    The files hold int8 weights, so the model is quantised first (a copy) and the reference
-    is PyTorch's decoding with the rounded weights: the page runs exactly that model.
-    """
-    trained = model.cpu().eval()
-    rounded = model_export.round_weights(copy.deepcopy(trained))
-    tokens = {"names": dt.token_names(range(dt.VOCAB_SIZE)), "pad_id": dt.PAD, "bos_id": dt.BOS,
-              "eos_id": dt.EOS, "digit0": dt.DIGIT0}
-    extra = {"max_digits": cfg.length, "max_new_tokens": cfg.length + 1,
-             "example": list(cfg.example), "reference": "reversal-reference.json"}
-    manifest = model_export.export_weights(rounded, ctx.out_dir, "reversal", tokens, extra)
-    example_src, _ = dt.make_pairs(torch.tensor([cfg.example]))
-    src = torch.cat([example_src, data["test_pairs"][0][:cfg.n_reference].cpu()])
-    decode = (dt.BOS, dt.EOS, cfg.length + 1)
-    ref = model_export.reference(rounded, src, *decode)
-    ref["example_index"], ref["held_out_from"] = 0, 1  # input 0 is the lesson's example
-    path = ctx.out_dir / manifest["reference"]
-    model_export.write_bytes(path, json.dumps(ref, separators=(",", ":")).encode())
-    reloaded = model_export.load_exported(ctx.out_dir / "reversal.json")
-    tsrc, ttgt = (t.cpu() for t in data["test_pairs"])
-    lesson = tc.greedy_decode(trained, example_src, dt.BOS, cfg.length + 1, eos_id=dt.EOS)[0]
-    return {
-        "n_reference": ref["n_inputs"] - 1,
-        "weights_bytes": manifest["weights_bytes"],
-        "manifest_bytes": (ctx.out_dir / "reversal.json").stat().st_size,
-        "reference_bytes": path.stat().st_size,
-        "n_tensors": len(manifest["tensors"]),
-        "reload": model_export.check_reference(reloaded, ref, *decode),
-        "rounded": {"test_exact_match": s2s.greedy_metrics(rounded, tsrc, ttgt, dt.BOS, dt.EOS)["exact_match"],
-                    "example_tokens": ref["inputs"][0]["tokens"],
-                    "example_as_lesson": int(ref["inputs"][0]["tokens"] == lesson.tolist())},
-    }
+def save_for_page(main: dict, data: dict, ctx) -> None:
+    """What the page data (:mod:`.pagedata.reversal`) needs, so that it runs without training:
+    the trained weights, the held-out test digits, and the checkpoints the slider shows."""
+    torch.save({"state_dict": main["model"].state_dict(), "test_digits": data["test"].cpu()},
+               ctx.out_dir / "trained.pt")
+    (ctx.out_dir / "checkpoints.json").write_text(json.dumps(main["checkpoints"]), "utf-8")

@@ -24,10 +24,9 @@ from torch import nn
 
 import tutorial_code as tc
 
-from . import model_export, translation_page
-from .cpu_threads import torch_threads
-from .gates import Claim
-from .ko_en_grammar import (ADJECTIVES, BOS, EOS, NOUNS, PAD, VERBS, Sentence, encode, example_triple,
+from .common.cpu_threads import torch_threads
+from .common.quantise import round_weights
+from .common.ko_en_grammar import (ADJECTIVES, BOS, EOS, NOUNS, PAD, VERBS, Sentence, encode, example_triple,
                             has_batchim, realise, split_triples, trim, triples, vocabulary)
 
 # ---------------------------------------------------------------- training and scoring
@@ -296,19 +295,15 @@ def run(cfg: Config, ctx) -> dict:
         train_s = time.perf_counter() - t0
         model.eval()
         _, float_scores = score(model, data, vocab, ctx.device)
-        # the page runs int8 weights (model_export): from here on every number is of that model
-        model_export.round_weights(model)
+        # the page runs int8 weights (common.quantise): from here on every number is of that model
+        round_weights(model)
         outs, scores = score(model, data, vocab, ctx.device)
         in_train = any((s.subj, s.obj, s.verb) == example_triple() for s in data["train"])
         example = {**cross_attention(model, Sentence(*example_triple()), vocab, ctx.device),
                    "in_training": int(in_train)}
         scrambled = cross_attention(model, Sentence(*example_triple(), scrambled=True), vocab, ctx.device)
         aligned = alignment(model, data["test"], index, ctx.device)
-        widgets = {"bottleneck": translation_page.bottleneck(cfg.d_model),
-                   "translator": translation_page.translator(model, data, outs, vocab, ctx.device,
-                                                             cross_attention)}
-        export = translation_page.export(model, cfg, ctx, data, vocab, float_scores["exact_match"],
-                                         scores["exact_match"])
+    save_for_page(model, outs, ctx)
     batchim = sum(has_batchim(n) for n, _, _ in NOUNS)
     return {
         **scores,
@@ -316,10 +311,7 @@ def run(cfg: Config, ctx) -> dict:
         "example_scrambled": scrambled,
         "samples": [example_row(example), example_row(scrambled)] + sample_rows(data, outs, vocab),
         "alignment": aligned,
-        "mistakes": translation_page.mistakes(data, outs, vocab),
-        "bottleneck": widgets["bottleneck"],
-        "widgets": widgets,
-        "export": export,
+        "float_exact_match": float_scores["exact_match"],  # before rounding the weights to int8
         "seed": cfg.seed,
         "curve": curve,
         "final_loss": curve[-1]["loss"],
@@ -335,29 +327,17 @@ def run(cfg: Config, ctx) -> dict:
     }
 
 
-# the exported files hold the model the reference was computed with (reloaded from the files,
-# a fresh model decodes every reference input identically) and fit the page's budget
-EXPORT_GATES = {
-    "export.n_reference": (200, 10**9),
-    "export.weights_bytes": (1, 500_000),          # half of the 1 MB both page models share
-    "export.reload.tokens_equal": (1, 1),
-    "export.reload.max_attention_gap": (0, 1e-6),
-}
 GATES = {
-    **EXPORT_GATES,
-    "export.exact_match_drop": (-0.01, 0.01),      # int8 weights translate as the float ones do
-    "mistakes.test_scrambled_both_adjectives.n": (1, 10**9),  # the page reads its exact match
     "exact_match": (0.95, 1.0),           # held-out sentences translated word for word
     "example.correct": (1, 1),            # 초파리가 사과를 먹었다 → the fly ate the apple
     "example.in_training": (0, 0),        # ... and the model never saw that combination
     "example_scrambled.correct": (1, 1),  # the object-first example too (the page reads its rows)
     "alignment.argmax_hit": (0.8, 1.0),   # training learned alignments: most words peak on their translation
 }
-LESSON_1 = "docs/{lang}/lessons/why-attention.md"
-CLAIMS = {  # what lesson 1 reads into the attention weights
-    "example.verb_weight": Claim(  # "ate" looks mostly at "먹었다" (last layer, head mean)
-        0.5, 1.0, page=LESSON_1, sentence="오른쪽 \"먹었다\" 열이 진합니다."),
-    "example.mean.0.2.2": Claim(  # in the first layer too: the worked example says it gets the most
-        0.5, 1.0, page=LESSON_1, sentence="가장 큰 몫은 \"먹었다\"가 받지만, 다른 단어도 조금씩 받습니다."),
-}
-TINY_GATES = {"example.in_training": (0, 0), "test_token_acc": (0.2, 1.0), **EXPORT_GATES}
+TINY_GATES = {"example.in_training": (0, 0), "test_token_acc": (0.2, 1.0)}
+
+
+def save_for_page(model, outs: list[list[int]], ctx) -> None:
+    """What the page data (:mod:`.pagedata.translation`) needs, so that it runs without training:
+    the rounded weights (the model every number is of) and its translations of the test set."""
+    torch.save({"state_dict": model.state_dict(), "test_outputs": outs}, ctx.out_dir / "trained.pt")

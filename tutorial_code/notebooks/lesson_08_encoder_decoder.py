@@ -68,7 +68,7 @@ plt.rcParams["figure.dpi"] = 80
 #
 # 토큰 번호는 강의의 실험과 같습니다. 0은 패딩(PAD), 1은 BOS, 2는 EOS이고 숫자 $d$는 토큰 $d + 3$입니다.
 # 숫자를 토큰으로 바꾸는 `frame`, 토큰을 읽기 쉬운 이름으로 바꾸는 `token_names`, 목표 숫자(뒤집기나
-# 정렬)를 만드는 `target_digits` 같은 도우미 함수도 실험 코드 `tutorial_code/experiments/digit_tasks.py`에서
+# 정렬)를 만드는 `target_digits` 같은 도우미 함수도 과제 코드 `tutorial_code/tasks/digits.py`에서
 # 그대로 가져옵니다. 길이가 다른 원문 두 개를 한 배치에 넣으려고 짧은 쪽 뒤에 PAD를 붙입니다. 격자의
 # 행은 쿼리, 열은 키이고, 1은 "볼 수 있다", 0은 "가려짐"입니다.
 
@@ -78,7 +78,7 @@ plt.rcParams["figure.dpi"] = 80
 # The token ids are those of the lesson's experiment: 0 is padding (PAD), 1 is BOS, 2 is EOS,
 # and digit $d$ is the token $d + 3$. The helpers, such as `frame` (digits to tokens),
 # `token_names` (tokens to readable names) and `target_digits` (the target digits: reversed or
-# sorted), come unchanged from the experiment's code, `tutorial_code/experiments/digit_tasks.py`.
+# sorted), come unchanged from the task's code, `tutorial_code/tasks/digits.py`.
 # To put two sources of different lengths in one batch, the shorter one gets PAD at the end. In
 # the grids, rows are queries and columns keys; 1 means "may attend", 0 "blocked".
 

@@ -1,5 +1,5 @@
 // Accessibility fixes for what Material for MkDocs 9.8.2 makes in the browser (checked with
-// axe-core in tests/test_accessibility_browser.py). Each says why; drop one when a Material
+// axe-core in tests/browser/test_accessibility_browser.py). Each says why; drop one when a Material
 // release fixes it upstream.
 //
 // - Scroll boxes a keyboard cannot reach (axe: scrollable-region-focusable): a wide table's

@@ -1,7 +1,7 @@
 // Training the lesson 8 reversal model in the page: Adam with the build's schedules, over the
 // forward and backward passes of transformer.js (one forward pass for inference and training).
 //
-// It follows tutorial_code/experiments/seq2seq.py and keeps its names: noam_lr, build_optimizer
+// It follows tutorial_code/experiments/common/seq2seq.py and keeps its names: noam_lr, build_optimizer
 // (Adam, and OneCycleLR as PyTorch computes it, β₁ cycling with the learning rate), seq2seq_loss
 // (Transformer.seq2seqLoss), then one training step. The tests run 20 steps here and in PyTorch
 // from the same weights on the same batches and compare the losses at every step.

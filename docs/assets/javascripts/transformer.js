@@ -7,7 +7,7 @@
 // DecoderLayer) → models.py (Embedding, Encoder, Decoder, EncoderDecoderTransformer) →
 // generate.py (greedy_decode). One sequence at a time (no batch dimension B), so a (B, L, D)
 // tensor of the Python is here a matrix (L, D). Weights come from the files the build exports
-// (tutorial_code/experiments/model_export.py), named as in model.state_dict().
+// (tutorial_code/experiments/pagedata/model_export.py), named as in model.state_dict().
 // The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
 // Each forward function keeps what its backward pass needs, and the backward pass sits beside it
 // (…Backward): the same forward pass serves inference and training (trainer.js), and the tests

@@ -5,9 +5,11 @@
 How to write an experiment is documented in ``tutorial_code/experiments/__init__.py``.
 """
 
-from .context import Progress, RunContext, pick_device
+from .context import RunContext, pick_device
+from .progress import Progress
 from .errors import ClaimError, ExperimentError, GateError
 from .registry import names
+from . import checks
 from .runner import Outcome, Report, run_experiments
 
 __all__ = ["ClaimError", "ExperimentError", "GateError", "Outcome", "Progress", "Report", "RunContext",

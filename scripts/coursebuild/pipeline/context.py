@@ -1,4 +1,9 @@
-"""What an experiment's ``run(cfg, ctx)`` receives: device, seeds, progress, output folder."""
+"""What an experiment's ``run(cfg, ctx)`` receives: device, seeds, progress, output folder.
+
+This file is part of every compute key (it seeds python, numpy and torch and fixes the
+deterministic algorithms and CPU threads); the progress bar's wording lives in
+:mod:`.progress`, which is in none, so rewording it recomputes nothing.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,13 @@ import contextlib
 import os
 import random
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 from .errors import ExperimentError
+from .progress import Progress
 
 
 def pick_device(name: str | None = None) -> torch.device:
@@ -60,7 +65,7 @@ def deterministic():
     """Ask torch for deterministic kernels while an experiment runs, then restore.
 
     Also one CPU thread (an experiment may ask for more around a timed part, with
-    ``experiments.cpu_threads.torch_threads``): a CPU matmul's rounding depends on how many
+    ``experiments.common.cpu_threads.torch_threads``): a CPU matmul's rounding depends on how many
     threads split it, so a fixed count gives the same numbers on any machine, whether the
     experiment runs alone or next to another in a worker process (runner.pick_jobs).
     """
@@ -78,90 +83,6 @@ def deterministic():
         torch.use_deterministic_algorithms(was, warn_only=was_warn)
         torch.backends.cudnn.benchmark = bench
         torch.set_num_threads(threads)
-
-
-class Progress:
-    """Loop helper: a tqdm bar on a terminal, plain log lines otherwise (CI, mkdocs build).
-
-    Use::
-
-        with ctx.progress(cfg.epochs, "train") as bar:
-            for epoch in bar:
-                ...
-                bar.log(loss=loss, acc=acc)   # shown on the bar / in the log line
-        curve = bar.history                    # [{"step": 0, "loss": ..., "acc": ...}, ...]
-
-    ``TUTORIAL_PROGRESS=bar|plain|off`` overrides the terminal check.
-    """
-
-    def __init__(self, total: int, desc: str, name: str, stream=None, min_interval: float = 2.0):
-        self.total, self.desc, self.name = int(total), desc, name
-        self.stream = stream or sys.stderr
-        self.history: list[dict] = []
-        self.min_interval = min_interval
-        mode = os.environ.get("TUTORIAL_PROGRESS")
-        if mode not in ("bar", "plain", "off"):
-            mode = "bar" if _isatty(self.stream) else "plain"
-        self.mode = mode
-        self._bar = None
-        self._metrics: dict = {}
-        self._t0 = self._last = time.perf_counter()
-
-    def __enter__(self):
-        if self.mode == "bar":
-            from tqdm.auto import tqdm
-            self._bar = tqdm(total=self.total, desc=f"{self.name}: {self.desc}", unit="step",
-                             file=self.stream, dynamic_ncols=True, leave=True)
-        return self
-
-    def __exit__(self, *exc):
-        if self._bar is not None:
-            self._bar.close()
-        return False
-
-    def __iter__(self):
-        for step in range(self.total):
-            self._metrics = {}
-            yield step
-            self.history.append({"step": step, **self._metrics})
-            self._advance(step)
-
-    def log(self, **metrics) -> None:
-        """Record metrics for the current step (floats are shown with 4 significant digits)."""
-        self._metrics.update({k: _plain(v) for k, v in metrics.items()})
-        if self._bar is not None:
-            self._bar.set_postfix({k: f"{v:.4g}" if isinstance(v, float) else v
-                                   for k, v in self._metrics.items()}, refresh=False)
-
-    def _advance(self, step: int) -> None:
-        if self._bar is not None:
-            self._bar.update(1)
-            return
-        now = time.perf_counter()
-        last = step + 1 == self.total
-        if self.mode == "off" or not (last or now - self._last >= self.min_interval):
-            return
-        self._last = now
-        elapsed = now - self._t0
-        eta = elapsed / (step + 1) * (self.total - step - 1)
-        shown = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                         for k, v in self._metrics.items())
-        print(f"[{self.name}] {self.desc} {step + 1}/{self.total} {shown} "
-              f"elapsed {elapsed:.1f}s eta {eta:.1f}s", file=self.stream, flush=True)
-
-
-def _isatty(stream) -> bool:
-    """A terminal with a width (a pty of width 0, as under some CI runners, gets plain lines)."""
-    try:
-        return stream.isatty() and os.get_terminal_size(stream.fileno()).columns > 0
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-def _plain(value):
-    if hasattr(value, "item"):
-        return value.item()
-    return value
 
 
 @dataclass

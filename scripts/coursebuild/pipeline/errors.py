@@ -24,7 +24,21 @@ class GateError(ExperimentError):
 
 
 class ClaimError(GateError):
-    """Training worked, but a sentence a page states (``CLAIMS``) no longer holds for the results."""
+    """Training worked, but a sentence a page states (``CLAIMS``) no longer holds for the results.
+
+    ``failures``: one line per claim (the message lists them all). The results stay cached.
+    """
+
+    HEAD = ("a page states what these results no longer show (the results are cached: fixing "
+            "the sentence or the claim trains nothing):")
+
+    @classmethod
+    def of(cls, failures: list[str]) -> "ClaimError":
+        return cls(cls.HEAD + "\n  " + "\n  ".join(failures))
+
+    @property
+    def failures(self) -> list[str]:
+        return [line.strip() for line in str(self).splitlines()[1:]]
 
 
 def _rebuild(cls, message: str, exit_code: int) -> ExperimentError:

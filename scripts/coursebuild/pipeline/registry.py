@@ -1,9 +1,10 @@
-"""The list of experiments, in the order the course uses them.
+"""The experiments the build runs, read from ``tutorial_code/experiments/__init__.py``.
 
-To add an experiment, write ``tutorial_code/experiments/<name>.py`` (compute) and
-``tutorial_code/experiments/drawing/<name>.py`` (tables and figures), see that package's
-docstring, and append its name here. This file is deliberately left out of the cache key, so adding a name
-does not invalidate the cached results of the others.
+The list itself (``EXPERIMENTS``, in course order, and ``ALONE``, the experiments that time
+themselves) lives beside the experiments, in that folder's ``__init__.py``, which is in no
+cache key: adding a name recomputes none of the others. This module checks names and loads
+each stage's module: ``experiments/<name>.py`` (compute), ``experiments/pagedata/<name>.py``
+(page data, optional) and ``experiments/drawing/<name>.py`` (drawing).
 """
 
 from __future__ import annotations
@@ -12,21 +13,10 @@ import difflib
 import importlib
 from types import ModuleType
 
+from tutorial_code.experiments import ALONE, EXPERIMENTS  # noqa: F401  (read as registry.ALONE)
+
+from ..paths import TUTORIAL
 from .errors import ExperimentError
-
-EXPERIMENTS: tuple[str, ...] = (
-    "reversal",  # lessons 5 and 8: the reference encoder-decoder reverses digits; recipes compared
-    "first_cell",  # lesson 9 and assignment 2: LSTM vs Transformer, with/without position
-    "scaling",  # lesson 3: why divide by sqrt(d_k)
-    "norm_placement",  # lesson 7: post-LN vs pre-LN, gradients and warm-up
-    "heads",  # lesson 5: 1, 2, 4, 8 heads with the same parameters, learned head patterns
-    "translation",  # lessons 1 and 8: toy Korean->English translation, learned cross-attention
-    "cost",  # lesson 9: attention time and memory vs length, the n^2 table, KV-cache speed-up
-    "figures",  # lessons 2-8: explanatory figures and the worked examples' numbers
-)
-
-# experiments that time themselves: never computed while another one competes for the cores
-ALONE: frozenset[str] = frozenset({"cost"})
 
 
 def names() -> list[str]:
@@ -64,6 +54,19 @@ def load(name: str) -> ModuleType:
         )
     if not callable(getattr(module.Config, "tiny", None)):
         raise ExperimentError(f"{module.__name__}.Config needs a classmethod tiny()")
+    return module
+
+
+def load_pagedata(name: str) -> ModuleType | None:
+    """Import the experiment's page-data module (``pagedata/<name>.py``); None when it has none."""
+    resolve([name])
+    if not (TUTORIAL / "experiments" / "pagedata" / f"{name}.py").is_file():
+        return None
+    module = importlib.import_module(f"tutorial_code.experiments.pagedata.{name}")
+    page_data = getattr(module, "page_data", None)
+    if page_data is not None and not callable(page_data):
+        raise ExperimentError(f"{module.__name__}.page_data must be a function page_data(cfg, results, "
+                              "files, out_dir); see tutorial_code/experiments/pagedata/__init__.py")
     return module
 
 

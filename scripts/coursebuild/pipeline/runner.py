@@ -1,42 +1,45 @@
-"""Run experiments through the caches, check their gates, draw their figures, write provenance.
+"""Run experiments through the caches: compute, page data, drawing; then check the claims.
 
-Each experiment goes through two stages, each with its own cache (:mod:`.store`):
+Each experiment goes through three stages, each with its own cache (:mod:`.store`, keys in
+:mod:`.keys`):
 
 1. **compute** — ``tutorial_code/experiments/<name>.py``: ``run(cfg, ctx)`` trains or
-   computes and returns the results; its gates are checked; ``results.json`` is cached under
-   a key of the code it runs and its config;
-2. **draw** — ``tutorial_code/experiments/drawing/<name>.py``: ``tables(results)`` and
-   ``figures(results, lang, outdir)`` per language, cached under a key of the results and the
-   drawing code, so a label or a colour change redraws in seconds and trains nothing.
+   measures and returns the results (and saves files later stages need); ``results.json`` is
+   cached under a key of the code it runs and its config; its gates are checked on every run;
+2. **page data** — ``tutorial_code/experiments/pagedata/<name>.py`` (optional):
+   ``page_data(cfg, results, files, out_dir)`` makes what the page runs or checks against
+   (exported models, widget data), cached under a key of the results and the page-data code;
+   its ``CHECKS`` are checked on every run;
+3. **draw** — ``tutorial_code/experiments/drawing/<name>.py``: ``tables(results)`` and
+   ``figures(results, lang, outdir)`` per language, cached under a key of the results, the
+   page data and the drawing code.
+
+Then every experiment's ``CLAIMS`` are checked against its results and page data; a claim
+that fails names the page and the sentence, after every entry has been cached, so fixing the
+sentence trains nothing. Gates and claims: :mod:`.checks`; provenance: :mod:`.provenance`.
 """
 
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import json
 import logging
-import math
 import multiprocessing
 import os
-import platform
 import shutil
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import torch
-
-from . import registry, store
-from tutorial_code.experiments.gates import Claim, as_gate
-from tutorial_code.experiments.drawing.tables import column
-
+from . import keys, registry, store
+from .checks import (ClaimError, check_claims, check_gates, checks_for, claims_for, gate_tree,  # noqa: F401
+                     gates_for, lookup)
 from .context import RunContext, deterministic, device_name, pick_device, seed_everything
-from .errors import ClaimError, ExperimentError, GateError
+from .errors import ExperimentError
+from .provenance import provenance, utc_now
 
 log = logging.getLogger("tutorial_code.experiments")
 
@@ -48,10 +51,13 @@ class Outcome:
     name: str
     status: str             # "hit" (from cache), "miss" (computed), "recomputed" (corrupt entry)
     entry: Path             # the published compute entry folder (results.json)
-    record: dict            # results.json, plus the drawing's "title", "tables" and "figures"
+    record: dict            # results.json with the page data in "results", the declared "gates"
+                            # and "claims", plus the drawing's "title", "tables" and "figures"
     seconds: float          # time spent in this run (checking, computing, drawing)
     drawing: Path           # the published drawing entry folder (figures/<lang>/*.png)
     drawing_status: str = "hit"
+    pagedata: Path | None = None  # the published page-data entry folder (page.json, files/); None: none
+    pagedata_status: str = "none"  # "hit", "miss" or "none" (the experiment has no page_data)
 
     @property
     def computed(self) -> bool:
@@ -98,6 +104,8 @@ def run_experiments(
     :func:`pick_jobs`; the command line's default). Workers do not see a caller's monkeypatches.
     Raises ExperimentError for bad input and GateError when a result leaves its range; in both
     cases nothing of the failing experiment is published and provenance.json is not written.
+    Raises ClaimError when a sentence a page states no longer holds: every entry is cached
+    then, but provenance.json is not written.
     """
     t_start = time.perf_counter()
     selected = registry.resolve(names)
@@ -113,6 +121,7 @@ def run_experiments(
         if name not in done:
             done[name] = _run_locked(name, keys[name], out_dir, dev, force, tiny, progress_stream)
         report.outcomes.append(done[name])
+    _check_claims(report.outcomes, tiny)
     report.provenance = provenance(report, dev, device, tiny, time.perf_counter() - t_start)
     store.write_json(out_dir / "provenance.json", report.provenance)
     return report
@@ -134,11 +143,33 @@ def pick_jobs(jobs: int | None, dev) -> int:
     return n
 
 
+def _check_claims(outcomes: list[Outcome], tiny: bool) -> None:
+    """Every experiment's claims, all failures in one ClaimError (after everything is cached)."""
+    failures = []
+    for o in outcomes:
+        try:
+            check_claims(o.name, o.record["results"], claims_for(registry.load_pagedata(o.name), tiny),
+                         o.record["device"])
+        except ClaimError as exc:
+            failures += exc.failures
+    if failures:
+        raise ClaimError.of(failures)
+
+
+def declared(name: str) -> dict:
+    """{"gates": ..., "claims": ...}: the full-size ranges as nested dicts, so pages can quote
+    one (``[[value:reversal.gates.test.greedy.exact_match.0|.1%]]``); read from the modules on
+    every run, never cached."""
+    pmod = registry.load_pagedata(name)
+    return {"gates": gate_tree({**registry.load(name).GATES, **getattr(pmod, "CHECKS", {})}),
+            "claims": gate_tree(getattr(pmod, "CLAIMS", {}))}
+
+
 def _compute_key(name, dev, tiny) -> tuple[str, dict]:
-    """(key, parts) of ``name``'s compute entry (store.cache_key of its config and sources)."""
+    """(key, parts) of ``name``'s compute entry (keys.cache_key of its config and sources)."""
     module = registry.load(name)
     cfg = module.Config.tiny() if tiny else module.Config()
-    return store.cache_key(name, dataclasses.asdict(cfg), dev.type)
+    return keys.cache_key(name, dataclasses.asdict(cfg), dev.type)
 
 
 def _cached(name, key: tuple[str, dict], out_dir) -> bool:
@@ -182,9 +213,14 @@ def _run_one(name, key, out_dir, dev, force, tiny, stream) -> Outcome:
     t0 = time.perf_counter()
     module = registry.load(name)
     status, entry, record = _compute_stage(name, module, key, out_dir, dev, force, tiny, stream)
-    drawing_status, drawing, drawn = _draw_stage(name, entry, record, out_dir, force)
-    record = {**record, **drawn}
-    return Outcome(name, status, entry, record, time.perf_counter() - t0, drawing, drawing_status)
+    cfg = module.Config.tiny() if tiny else module.Config()
+    page_status, page_entry, page = _pagedata_stage(name, cfg, entry, record, out_dir, force, tiny)
+    results = {**record["results"], **page}
+    page_sha = store.sha256_file(page_entry / "page.json") if page_entry else None
+    drawing_status, drawing, drawn = _draw_stage(name, entry, results, page_sha, out_dir, force)
+    record = {**record, "results": results, **declared(name), **drawn}
+    return Outcome(name, status, entry, record, time.perf_counter() - t0, drawing, drawing_status,
+                   page_entry, page_status)
 
 
 def _compute_stage(name, module, key, out_dir, dev, force, tiny, stream) -> tuple[str, Path, dict]:
@@ -200,7 +236,6 @@ def _compute_stage(name, module, key, out_dir, dev, force, tiny, stream) -> tupl
         record, problem = store.verify_entry(final, key)
         if record is not None:
             check_gates(name, record["results"], gates_for(module, tiny), record["device"])
-            check_claims(name, record["results"], claims_for(module, tiny), record["device"])
             store.touch(final)
             return "hit", final, record
         if problem:
@@ -235,7 +270,6 @@ def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict
     # round-trip through JSON so the drawings see exactly what a cache hit would see
     results = json.loads(store.dumps(raw))
     check_gates(name, results, gates_for(module, tiny), dev.type)
-    check_claims(name, results, claims_for(module, tiny), dev.type)  # training worked: now the prose
     record = {
         "experiment": name,
         "key": key,
@@ -245,20 +279,64 @@ def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict
         "device": dev.type,
         "device_name": device_name(dev),
         "seed": seed,
-        "versions": store.library_versions(),
+        "versions": keys.library_versions(),
         "wall_time_s": round(wall, 3),
-        "created_utc": _utc_now(),
-        "gates": gate_tree(module.GATES),  # the full-size ranges, also in --tiny runs
-        "claims": gate_tree(getattr(module, "CLAIMS", {})),
+        "created_utc": utc_now(),
     }
     store.write_json(staging / "results.json", record)
     return record
 
 
-def _draw_stage(name, entry: Path, record: dict, out_dir, force) -> tuple[str, Path, dict]:
-    """(status, entry, drawn) of the drawings cache: title, tables and figures of one result."""
+def _pagedata_stage(name, cfg, entry: Path, record: dict, out_dir, force, tiny) -> tuple[str, Path | None, dict]:
+    """(status, entry, page data) of the page-data cache; ("none", None, {}) for an experiment
+    without ``pagedata/<name>.py`` or without a ``page_data`` there. ``CHECKS`` are checked
+    on a hit too."""
+    pmod = registry.load_pagedata(name)
+    if not callable(getattr(pmod, "page_data", None)):
+        return "none", None, {}
+    key, parts = keys.pagedata_key(name, store.sha256_file(entry / "results.json"))
+    final = store.entry_dir(out_dir, name, key, store.PAGEDATA)
+    store.clean_stale(out_dir, name, store.PAGEDATA)
+    checks = checks_for(pmod, tiny)
+    if not force:
+        page, problem = store.verify_entry(final, key, store.PAGEDATA)
+        if page is not None:
+            check_gates(name, {**record["results"], **page["data"]}, checks, record["device"])
+            store.touch(final)
+            return "hit", final, page["data"]
+        if problem:
+            log.warning("page data of '%s' at %s is corrupt (%s); making it again", name, final, problem)
+    staging = store.new_staging_dir(out_dir, name, key, store.PAGEDATA)
+    try:
+        t0 = time.perf_counter()
+        (staging / "files").mkdir()
+        with deterministic():
+            seed_everything(int(getattr(cfg, "seed", 0)))
+            raw = pmod.page_data(cfg, record["results"], entry / "files", staging / "files")
+        if not isinstance(raw, dict):
+            raise ExperimentError(f"pagedata/{name}.page_data() must return a dict, not {type(raw).__name__}")
+        clash = sorted(set(raw) & set(record["results"]))
+        if clash:
+            raise ExperimentError(f"pagedata/{name}.page_data() returned {', '.join(clash)}, which "
+                                  f"experiments/{name}.py's results already hold; use new keys")
+        data = json.loads(store.dumps(raw))
+        check_gates(name, {**record["results"], **data}, checks, record["device"])
+        store.write_json(staging / "page.json", {"experiment": name, "key": key, "data": data,
+                                                 "time_s": round(time.perf_counter() - t0, 3)})
+        store.write_manifest(staging, key, parts, store.PAGEDATA)
+        store.promote(staging, final)
+    finally:
+        store.discard(staging)
+    store.prune(out_dir, name, keep=final, kind=store.PAGEDATA)
+    log.info("%s: page data made in %.1fs", name, time.perf_counter() - t0)
+    return "miss", final, data
+
+
+def _draw_stage(name, entry: Path, results: dict, page_sha: str | None, out_dir, force) -> tuple[str, Path, dict]:
+    """(status, entry, drawn) of the drawings cache: title, tables and figures of one result
+    (``results``: the computed results with the page data; ``page_sha``: page.json's sha256)."""
     drawing = registry.load_drawing(name)
-    key, parts = store.drawing_key(name, store.sha256_file(entry / "results.json"))
+    key, parts = keys.drawing_key(name, store.sha256_file(entry / "results.json"), page_sha)
     final = store.entry_dir(out_dir, name, key, store.DRAWINGS)
     store.clean_stale(out_dir, name, store.DRAWINGS)
     if not force:
@@ -269,11 +347,12 @@ def _draw_stage(name, entry: Path, record: dict, out_dir, force) -> tuple[str, P
         if problem:
             log.warning("drawings of '%s' at %s are corrupt (%s); drawing them again", name, final, problem)
     results_sha = parts["results_sha256"]
-    lang_keys = {lang: store.language_key(name, results_sha, drawing.LABELS[lang], lang) for lang in store.LANGS}
+    lang_keys = {lang: keys.language_key(name, results_sha, drawing.LABELS[lang], lang, page_sha)
+                 for lang in store.LANGS}
     reuse = _reusable_figures(out_dir, name, lang_keys)
     staging = store.new_staging_dir(out_dir, name, key, store.DRAWINGS)
     try:
-        drawn = _draw(name, drawing, record["results"], key, staging, lang_keys, reuse)
+        drawn = _draw(name, drawing, results, key, staging, lang_keys, reuse)
         store.write_manifest(staging, key, parts, store.DRAWINGS)
         store.promote(staging, final)
     finally:
@@ -372,185 +451,23 @@ def load_report(out: str | Path | None = None) -> Report:
     report = Report(out=out_dir, provenance=prov)
     for name, entry in entries.items():
         path, drawing = out_dir / entry["path"], out_dir / entry["drawing_path"]
+        page_path = out_dir / entry["pagedata_path"] if entry.get("pagedata_path") else None
         record, problem = store.verify_entry(path, entry["key"])
         drawn, drawing_problem = store.verify_entry(drawing, entry["drawing_key"], store.DRAWINGS)
-        if record is None or drawn is None:
-            what, where = ("results", path) if record is None else ("drawings", drawing)
+        page, page_problem = (store.verify_entry(page_path, entry["pagedata_key"], store.PAGEDATA)
+                              if page_path else ({"data": {}}, None))
+        if record is None or drawn is None or page is None:
+            what, where = (("results", path) if record is None else ("page data", page_path)
+                           if page is None else ("drawings", drawing))
             raise ExperimentError(
-                f"{what} of '{name}' at {where} are {problem or drawing_problem or 'missing'}; "
+                f"{what} of '{name}' at {where} are {problem or page_problem or drawing_problem or 'missing'}; "
                 f"recompute with: python scripts/run_experiments.py --force {name}")
-        status = prov.get("experiments", {}).get(name, {}).get("status", "hit")
-        report.outcomes.append(Outcome(name, status, path, {**record, **_public(drawn)}, 0.0, drawing))
+        facts = prov.get("experiments", {}).get(name, {})
+        record = {**record, "results": {**record["results"], **page["data"]}, **declared(name), **_public(drawn)}
+        report.outcomes.append(Outcome(name, facts.get("status", "hit"), path, record, 0.0, drawing,
+                                       facts.get("drawing_status", "hit"), page_path,
+                                       facts.get("pagedata_status", "none")))
     return report
-
-
-# ---------------------------------------------------------------- gates
-
-def gates_for(module, tiny: bool) -> dict:
-    """Full runs check ``GATES``; --tiny runs check ``TINY_GATES`` if defined, else none."""
-    return getattr(module, "TINY_GATES", {}) if tiny else module.GATES
-
-
-def lookup(data, path: str):
-    """Resolve a dotted path ("at.512.peak", "raw_std.3") in nested dicts and lists."""
-    value = data
-    for part in path.split("."):
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
-            value = value[int(part)]
-        else:
-            raise KeyError(path)
-    return value
-
-
-def gate_tree(gates: dict) -> dict:
-    """Gates as nested dicts, so pages can quote a range: ``[[value:reversal.gates.test.exact.0|.1%]]``."""
-    tree: dict = {}
-    for path, declared in gates.items():
-        gate = as_gate(declared)
-        *parents, leaf = path.split(".")
-        node = tree
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = [gate.lo, gate.hi]
-    return tree
-
-
-def claims_for(module, tiny: bool) -> dict:
-    """Full runs check ``CLAIMS``; --tiny runs ``TINY_CLAIMS`` if defined (tests), else none."""
-    return getattr(module, "TINY_CLAIMS", {}) if tiny else getattr(module, "CLAIMS", {})
-
-
-def _outside(results: dict, metric: str, gate) -> list[tuple[str, object]] | None:
-    """(label, value) of each element of ``metric`` outside ``gate``; None if it is missing."""
-    try:
-        value = lookup(results, metric)
-    except KeyError:
-        return None
-    items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
-    return [(metric if i is None else f"{metric}[{i}]", v) for i, v in items
-            if not (isinstance(v, (int, float)) and not math.isnan(v) and gate.lo <= v <= gate.hi)]
-
-
-def check_gates(name: str, results: dict, gates: dict, device_kind: str = "cpu") -> None:
-    """Raise GateError listing every metric outside its closed range [lo, hi].
-
-    A gate on a list checks every element; a gate declared for another device kind is skipped.
-    """
-    failures = []
-    for metric, declared in gates.items():
-        gate = as_gate(declared)
-        lo, hi = gate.lo, gate.hi
-        if not gate.applies(device_kind):
-            continue
-        bad = _outside(results, metric, gate)
-        if bad is None:
-            failures.append(f"{name}: metric '{metric}' is missing from the results "
-                            f"(gate range [{lo}, {hi}])")
-        for label, v in bad or []:
-            failures.append(f"{name}: metric '{label}' = {v!r} is outside the gate range [{lo}, {hi}]")
-    if failures:
-        raise GateError("metric gate failed, nothing was published:\n  " + "\n  ".join(failures))
-
-
-def check_claims(name: str, results: dict, claims: dict, device_kind: str = "cpu") -> None:
-    """Raise ClaimError naming, for every claim that no longer holds, the page and sentence.
-
-    Checked after the gates: training worked, so what failed is a sentence, not the model.
-    """
-    failures = []
-    for metric, claim in claims.items():
-        if not isinstance(claim, Claim):
-            raise ExperimentError(f"{name}.CLAIMS['{metric}'] must be a Claim(lo, hi, page=..., "
-                                  "sentence=...) so that a failure can say what to rewrite")
-        if not claim.applies(device_kind):
-            continue
-        bad = _outside(results, metric, claim)
-        where = f"rewrite on {' and '.join(claim.pages())}: «{claim.sentence}»"
-        if bad is None:
-            failures.append(f"{name}: claim '{metric}' names no result; {where}")
-        for label, v in bad or []:
-            failures.append(f"{name}: claim no longer holds: {label} = {v!r}, expected "
-                            f"[{claim.lo}, {claim.hi}]; {where}")
-    if failures:
-        raise ClaimError("a page states what these results no longer show, nothing was "
-                         "published:\n  " + "\n  ".join(failures))
-
-
-# ---------------------------------------------------------------- provenance
-
-def provenance(report: Report, dev: torch.device, requested: str | None, tiny: bool,
-               wall: float) -> dict:
-    """Facts about how this run was made, for the 'how this site was built' page."""
-    rows = [{"experiment": o.name, "status": o.status, "drawing_status": o.drawing_status,
-             "compute_s": o.record["wall_time_s"], "this_run_s": round(o.seconds, 3),
-             "drawing_s": o.record["figure_time_s"],
-             "device": o.record["device_name"], "seed": o.record["seed"]}
-            for o in report.outcomes]
-    hits = sum(o.status == "hit" for o in report.outcomes)
-    return {
-        "format": store.FORMAT,
-        "created_utc": _utc_now(),
-        "tiny": tiny,
-        "device": {"requested": requested or "auto", "used": dev.type, "name": device_name(dev)},
-        "cpu": cpu_model(),
-        "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
-        "platform": platform.platform(),
-        "versions": store.library_versions(),
-        "git": git_state(),
-        "seeds": {o.name: o.record["seed"] for o in report.outcomes},
-        "experiments": {r["experiment"]: r for r in rows},
-        "entries": {o.name: {"path": o.entry.relative_to(report.out).as_posix(), "key": o.record["key"],
-                             "drawing_path": o.drawing.relative_to(report.out).as_posix(),
-                             "drawing_key": _drawing_key(o)}
-                    for o in report.outcomes},
-        "cache": {"hits": hits, "misses": len(report.outcomes) - hits,
-                  "drawings_redrawn": sum(o.drawing_status != "hit" for o in report.outcomes)},
-        "run_wall_time_s": round(wall, 3),
-        "tables": {"experiments": {
-            "columns": [
-                column("experiment", {"ko": "실험", "en": "experiment"}),
-                column("status", {"ko": "캐시", "en": "cache"}),
-                column("drawing_status", {"ko": "그림 캐시", "en": "figure cache"}),
-                column("compute_s", {"ko": "계산 시간 (초)", "en": "compute time (s)"}, ".1f"),
-                column("device", {"ko": "장치", "en": "device"}),
-                column("seed", {"ko": "시드", "en": "seed"}),
-            ],
-            "rows": rows,
-        }},
-    }
-
-
-def _drawing_key(o: Outcome) -> str:
-    return json.loads((o.drawing / "drawn.json").read_text("utf-8"))["key"]
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith(("model name", "hardware", "cpu model")):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
-def git_state() -> dict:
-    """{"commit": sha or None, "dirty": bool or None}; never fails when git is absent."""
-    def git(*args):
-        return subprocess.run(["git", *args], cwd=store.REPO_ROOT, capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-    try:
-        commit = git("rev-parse", "HEAD")
-        dirty = bool(git("status", "--porcelain"))  # untracked files count: they can change results
-        return {"commit": commit, "dirty": dirty}
-    except (OSError, subprocess.SubprocessError) as exc:
-        return {"commit": None, "dirty": None, "note": f"git unavailable: {type(exc).__name__}"}
-
-
-def _utc_now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
 def describe(name: str) -> str:

@@ -42,6 +42,10 @@ WRITTEN_FOR = {
 
 _DEPENDS: dict[str, tuple[str, ...]] = {}  # workaround name -> distributions it relies on
 
+# workarounds that run in the reader's browser, with the distributions whose pages they fix:
+# checked by check_versions() as the Python ones are (each file's first line names the version)
+BROWSER: dict[str, tuple[str, ...]] = {"docs/assets/javascripts/a11y.js": ("mkdocs-material",)}
+
 
 def written_for(*distributions: str):
     """Mark a workaround as relying on these distributions' behaviour (or private API)."""
@@ -68,7 +72,7 @@ def depending_on(distribution: str) -> list[str]:
     """The workarounds (``module.function``) that rely on ``distribution``."""
     from . import i18n, jupyter, material  # noqa: F401  (importing them registers their workarounds)
 
-    return sorted(name for name, dists in _DEPENDS.items() if distribution in dists)
+    return sorted(name for name, dists in {**_DEPENDS, **BROWSER}.items() if distribution in dists)
 
 
 def check_versions() -> None:

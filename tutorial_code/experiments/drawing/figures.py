@@ -6,8 +6,9 @@ Presentation only: the strings (``LABELS``, both languages), ``tables(results)``
 
 from __future__ import annotations
 
-from ..worked_examples import WORDS
-from . import diagrams, heatmaps, model_sizes, plotting
+from ..common.worked_examples import WORDS
+from ..pagedata import model_sizes
+from . import diagrams, heatmaps, plotting
 from .tables import column, headers, symbol
 
 # Every string drawn on the explanatory figures, in Korean and English (same keys).
@@ -290,7 +291,7 @@ def words(res: dict) -> dict:
     out["longer_top_weight"] = {lang: LABELS[lang][one] for lang in LABELS}
     # lesson 7: the paper's models, block by block, beside its Table 3
     template = {lang: LABELS[lang]["w_sizes"] for lang in LABELS}
-    for name, counted in model_sizes.count().items():
+    for name, counted in res.get("model_sizes", {}).items():
         out[f"{name}_model_size"] = model_sizes.sentence(counted, template)
     return out
 

@@ -37,7 +37,7 @@
   };
   const GROUPED = new Intl.NumberFormat("en-US");
 
-  // the numbers of one state, as the Python (translation_page.bottleneck) computes them
+  // the numbers of one state, as the Python (pagedata/translation.py bottleneck) computes them
   function state(d, n) {
     return { n: n, numbers: d, share: d / n, fraction: 1 / n, attention_numbers: n * d };
   }

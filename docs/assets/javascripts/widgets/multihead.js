@@ -1,7 +1,7 @@
 // Lesson 5 widget: pick the width D and the head count h (a divisor of D). The parameter count
 // 4D² + 4D does not move with h; what moves is which columns of X W_Q each head owns.
 //
-// Data (tutorial_code/experiments/widgets_architecture.py): { D, h, d_choices, checks }. The page
+// Data (tutorial_code/experiments/pagedata/widgets_architecture.py): { D, h, d_choices, checks }. The page
 // computes every number itself; `checks` only feed the browser tests. Every shown number also
 // sits in data-value at full precision, so that the tests compare it with Python.
 (function () {

@@ -1,6 +1,7 @@
 """What lesson 1's page takes from the trained translator: its files, its mistakes, widget data.
 
-Used by :mod:`.translation` (kept apart so that file reads as the experiment itself):
+Runs on the translation experiment's cached results and the files it saved (the rounded
+weights and its translations of the test set), never training (:func:`page_data`):
 
 * :func:`export`: the model as files the page runs (:mod:`.model_export`: int8 weights with a
   float32 scale per tensor, manifest, and PyTorch's greedy decoding with cross-attention of
@@ -13,11 +14,28 @@ Used by :mod:`.translation` (kept apart so that file reads as the experiment its
 from __future__ import annotations
 
 import dataclasses
-import json
 
+import torch
+
+from .. import translation as tr
+from ..common.gates import Claim
+from ..common.ko_en_grammar import (ADJECTIVES, ADVERBS, ANIMATE, BOS, EOS, NOUNS, PAD, VERBS, Sentence,
+                                    example_triple, object_form, subject_form, vocabulary)
 from . import model_export
-from .ko_en_grammar import (ADJECTIVES, ADVERBS, ANIMATE, BOS, EOS, NOUNS, PAD, VERBS, Sentence,
-                            example_triple, object_form, subject_form)
+
+CHECKS = {
+    **model_export.GATES,
+    "export.exact_match_drop": (-0.01, 0.01),      # int8 weights translate as the float ones do
+    "mistakes.test_scrambled_both_adjectives.n": (1, 10**9),  # the page reads its exact match
+}
+TINY_CHECKS = model_export.GATES
+LESSON_1 = "docs/{lang}/lessons/why-attention.md"
+CLAIMS = {  # what lesson 1 reads into the attention weights
+    "example.verb_weight": Claim(  # "ate" looks mostly at "먹었다" (last layer, head mean)
+        0.5, 1.0, page=LESSON_1, sentence="오른쪽 \"먹었다\" 열이 진합니다."),
+    "example.mean.0.2.2": Claim(  # in the first layer too: the worked example says it gets the most
+        0.5, 1.0, page=LESSON_1, sentence="가장 큰 몫은 \"먹었다\"가 받지만, 다른 단어도 조금씩 받습니다."),
+}
 
 # the longest English sentence the grammar writes (the adj S V the adj O adverb) and its end token
 MAX_NEW_TOKENS = len(Sentence(0, 16, 1, 0, 0, 0).english()) + 1
@@ -27,37 +45,41 @@ def ids(sentence: Sentence, index: dict[str, int]) -> list[int]:
     return [index[w] for w in sentence.korean()]
 
 
+def page_data(cfg, results: dict, files, out_dir) -> dict:
+    vocab = vocabulary()
+    data = tr.make_data(cfg, {w: i for i, w in enumerate(vocab)})
+    saved = torch.load(files / "trained.pt", map_location="cpu", weights_only=True)
+    model = tr.build_model(cfg, len(vocab), "cpu")
+    model.load_state_dict(saved["state_dict"])
+    model.eval()
+    outs = saved["test_outputs"]
+    return {"mistakes": mistakes(data, outs, vocab),
+            "bottleneck": bottleneck(cfg.d_model),
+            "widgets": {"bottleneck": bottleneck(cfg.d_model),
+                        "translator": translator(model, data, outs, vocab, "cpu", tr.cross_attention)},
+            "export": export(model, cfg, out_dir, data, vocab, results["float_exact_match"],
+                             results["exact_match"])}
+
+
 # ---------------------------------------------------------------- the model as files
 
-def export(model, cfg, ctx, data: dict, vocab: list[str], float_exact_match: float,
+def export(model, cfg, out_dir, data: dict, vocab: list[str], float_exact_match: float,
            exact_match: float) -> dict:
-    """Write ``translation.{json,bin}`` and ``translation-reference.json`` into ctx.out_dir.
+    """Write ``translation.{json,bin}`` and ``translation-reference.json`` into ``out_dir``.
 
-    ``model`` already holds the rounded weights (``model_export.round_weights``), so the
+    ``model`` already holds the rounded weights (``common.quantise.round_weights``), so the
     reference is exactly the model the page runs; results: sizes and agreement checks.
     """
-    model = model.cpu().eval()
     index = {w: i for i, w in enumerate(vocab)}
     example = Sentence(*example_triple())
     tokens = {"names": vocab, "pad_id": PAD, "bos_id": BOS, "eos_id": EOS}
-    extra = {"max_new_tokens": MAX_NEW_TOKENS, "example": example.korean(),
-             "reference": "translation-reference.json"}
-    manifest = model_export.export_weights(model, ctx.out_dir, "translation", tokens, extra)
+    extra = {"max_new_tokens": MAX_NEW_TOKENS, "example": example.korean()}
     # one sentence at a time, unpadded, as the page decodes them; input 0 is the lesson's
     sources = [ids(s, index) for s in [example] + data["test"][:cfg.n_reference]]
-    decode = (BOS, EOS, MAX_NEW_TOKENS)
-    ref = model_export.reference(model, sources, *decode)
-    ref["example_index"], ref["held_out_from"] = 0, 1
-    path = ctx.out_dir / manifest["reference"]
-    model_export.write_bytes(path, json.dumps(ref, separators=(",", ":")).encode())
-    reloaded = model_export.load_exported(ctx.out_dir / "translation.json")
+    checked, _ = model_export.export_and_check(model, out_dir, "translation", tokens, extra, sources,
+                                               (BOS, EOS, MAX_NEW_TOKENS))
     return {
-        "n_reference": ref["n_inputs"] - 1,
-        "weights_bytes": manifest["weights_bytes"],
-        "manifest_bytes": (ctx.out_dir / "translation.json").stat().st_size,
-        "reference_bytes": path.stat().st_size,
-        "n_tensors": len(manifest["tensors"]),
-        "reload": model_export.check_reference(reloaded, ref, *decode),
+        **checked,
         "float_exact_match": float_exact_match,  # before rounding the weights to int8
         "exact_match": exact_match,              # after: the model every number of the page is from
         "exact_match_drop": float_exact_match - exact_match,

@@ -5,6 +5,10 @@ attention, and a third LayerNorm), the one embedding matrix shared by source, ta
 (§3.4) and the totals, so the page can say 6 × encoder + 6 × decoder + embedding ≈ Table 3's
 65 M (base) and 213 M (big). The counts come from ``tc.count_parameters`` on the package's own
 layers, built on PyTorch's "meta" device: shapes only, no memory, no arithmetic.
+
+Counted once as page data of the figures experiment (:mod:`.figures`: ``results["model_sizes"]``,
+so a page can quote ``[[value:figures.model_sizes.base.total|,]]``); the drawing code writes
+the sentences from those counts with :func:`sentence`.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ import torch
 
 import tutorial_code as tc
 
-from .worked_examples import WORDS, t64
+from ..common.worked_examples import WORDS, t64
 
 # the seeded generator of the d_k slider (lesson 3): "minimal standard" Park–Miller, small
 # enough to write the same way in JavaScript, so the page needs no stored random numbers

@@ -1,10 +1,10 @@
 """Trained models in the site: the files an experiment exported, served for the page widgets.
 
-``scripts/models_hook.py`` re-exports the ``on_*`` functions below. An experiment listed in
-:data:`MODELS` writes its model into its compute entry (``files/<name>.json`` manifest,
-``files/<name>.bin`` weights, ``files/<name>-reference.json`` PyTorch's outputs; see
-``tutorial_code/experiments/model_export.py``); this module adds those files once, shared by
-both languages, at ``assets/generated/models/<name>/``.
+``scripts/models_hook.py`` re-exports the ``on_*`` functions below. The page data of an
+experiment listed in :data:`MODELS` writes its model into its page-data entry
+(``files/<name>.json`` manifest, ``files/<name>.bin`` weights, ``files/<name>-reference.json``
+PyTorch's outputs; see ``tutorial_code/experiments/pagedata/model_export.py``); this module
+adds those files once, shared by both languages, at ``assets/generated/models/<name>/``.
 
 A page asks for a model with ``data-model="<name>"`` on an HTML element; the build adds
 ``data-model-url`` with the manifest's URL relative to that page (so the site works under any
@@ -28,7 +28,7 @@ from .pipeline.runner import Report, load_report
 from .workarounds import AFTER_I18N
 
 MODEL_ROOT = "assets/generated/models"
-# experiment → the files of its model in the entry's files/ folder (manifest first)
+# experiment → the files of its model in its page-data entry's files/ folder (manifest first)
 MODELS = {"reversal": ("reversal.json", "reversal.bin", "reversal-reference.json"),
           "translation": ("translation.json", "translation.bin", "translation-reference.json")}
 ATTRIBUTE = re.compile(r'data-model="(?P<name>[^"]*)"')
@@ -48,10 +48,10 @@ def model_files(report: Report) -> dict[str, Path]:
         except KeyError:
             continue  # not run in this build (TUTORIAL_EXPERIMENTS=...); pages then cannot use it
         for filename in filenames:
-            path = outcome.entry / "files" / filename
-            if not path.is_file():
-                raise PluginError(f"models: {path} is missing; the '{name}' entry predates the model "
-                                  f"export: python scripts/run_experiments.py --force {name}")
+            path = outcome.pagedata / "files" / filename if outcome.pagedata else None
+            if path is None or not path.is_file():
+                raise PluginError(f"models: {path or filename} is missing; tutorial_code/experiments/"
+                                  f"pagedata/{name}.py must export it (model_export.export_and_check)")
             found[model_uri(name, filename)] = path
     return found
 
@@ -80,7 +80,7 @@ def add_model_urls(html: str, page_url: str, files) -> str:
         if name not in MODELS or files.get_file_from_path(model_uri(name)) is None:
             served = sorted(n for n in MODELS if files.get_file_from_path(model_uri(n)) is not None)
             raise KeyError(f'data-model="{name}" names no model in this build; models: '
-                           f"{', '.join(served) or '(none)'} (scripts/coursebuild/models.py MODELS)")
+                           f"{', '.join(served) or '(none)'} (scripts/coursebuild/served_models.py MODELS)")
         url = get_relative_url(model_uri(name), page_url)
         return f'{m[0]} data-model-url="{url}"'
     return ATTRIBUTE.sub(replace, html)

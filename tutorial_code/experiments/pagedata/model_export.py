@@ -13,6 +13,11 @@ these files are what it loads and what its tests compare it with.
 * ``<name>-reference.json``: PyTorch's greedy decoding of held-out inputs and the
   cross-attention of every layer and head for each token it wrote, computed with the
   quantised weights (``q · scale`` in float32), i.e. exactly the model the page runs.
+
+Both in-page models (reversal, translation) are written by one function,
+:func:`export_and_check`, and checked by one set of gates, :data:`GATES`. This module is page
+data: the experiments that train the models never import it, so a change of the file format
+rewrites the files and retrains nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from pathlib import Path
 import torch
 
 import tutorial_code as tc
+
+from ..common.quantise import dequantise, quantise, round_weights  # noqa: F401  (the stored values)
 
 FORMAT = 2
 ROUND = 7  # decimals kept for reference attention weights (the page is checked to 1e-4)
@@ -41,33 +48,49 @@ def tied_names(model: torch.nn.Module) -> dict[str, str]:
     return tied
 
 
-def quantise(w: torch.Tensor) -> tuple[torch.Tensor, float]:
-    """(int8 values, float32 scale) with ``w ≈ q · scale``; scale = max|w| / 127 (1 for zeros)."""
-    w = w.detach().float()
-    scale = (w.abs().max() / 127).item() or 1.0
-    scale = torch.tensor(scale, dtype=torch.float32)
-    q = torch.round(w / scale).clamp(-127, 127).to(torch.int8)
-    return q, scale.item()  # .item(): the float32 value exactly, as a Python float
-
-
-def dequantise(q: torch.Tensor, scale: float) -> torch.Tensor:
-    """``q · scale`` in float32, as the page computes it (an exact product, rounded once)."""
-    return q.float() * torch.tensor(scale, dtype=torch.float32)
-
-
-def round_weights(model: torch.nn.Module) -> torch.nn.Module:
-    """Quantise every parameter and back, in place: the model the files hold."""
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(dequantise(*quantise(p)))
-    return model
-
-
 def write_bytes(path: Path, data: bytes) -> None:
     """Write atomically (a temporary file, then rename)."""
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(data)
     tmp.replace(path)
+
+
+# the files hold the model the reference was computed with (reloaded from the files, a fresh
+# model decodes every reference input identically) and fit the page's budget
+GATES = {
+    "export.n_reference": (200, 10**9),
+    "export.weights_bytes": (1, 500_000),          # half of the 1 MB both page models share
+    "export.reload.tokens_equal": (1, 1),
+    "export.reload.max_attention_gap": (0, 1e-6),
+}
+
+
+def export_and_check(model, out_dir: Path, name: str, tokens: dict, extra: dict, sources,
+                     decode: tuple[int, int, int]) -> tuple[dict, dict]:
+    """Write ``<name>.bin``, ``<name>.json`` and ``<name>-reference.json`` into ``out_dir``;
+    return (the results :data:`GATES` check, the reference).
+
+    ``model`` holds the weights the page runs (already rounded with :func:`round_weights`, so
+    the reference is exactly that model); ``sources``: the inputs the reference decodes, the
+    lesson's example first (a (B, L) tensor or a list of id lists, see :func:`decode_each`);
+    ``decode``: (BOS id, EOS id, most tokens written). The files are then reloaded into a
+    fresh model, which must decode every reference input as ``model`` does.
+    """
+    extra = {**extra, "reference": f"{name}-reference.json"}
+    manifest = export_weights(model, out_dir, name, tokens, extra)
+    ref = reference(model, sources, *decode)
+    ref["example_index"], ref["held_out_from"] = 0, 1  # input 0 is the lesson's example
+    path = out_dir / manifest["reference"]
+    write_bytes(path, json.dumps(ref, separators=(",", ":")).encode())
+    reloaded = load_exported(out_dir / f"{name}.json")
+    return {
+        "n_reference": ref["n_inputs"] - 1,
+        "weights_bytes": manifest["weights_bytes"],
+        "manifest_bytes": (out_dir / f"{name}.json").stat().st_size,
+        "reference_bytes": path.stat().st_size,
+        "n_tensors": len(manifest["tensors"]),
+        "reload": check_reference(reloaded, ref, *decode),
+    }, ref
 
 
 def export_weights(model, out_dir: Path, name: str, tokens: dict, extra: dict) -> dict:

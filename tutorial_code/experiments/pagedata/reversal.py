@@ -1,0 +1,107 @@
+"""Lesson 8's page data from the trained reversal model: the model the page runs, two widgets.
+
+Runs on the reversal experiment's cached results and files (the trained weights, the test
+digits and the checkpoints it saved), never training:
+
+* ``export``: the trained model as the files the page's forward pass loads, with PyTorch's
+  decoding of the lesson's example and ``n_reference`` held-out test inputs as the reference
+  the browser tests compare the page with (:func:`.model_export.export_and_check`), and how
+  well the rounded weights still reverse;
+* ``widgets``: ``checkpoints`` (the slider over the cross-attention saved while the model
+  trained) and ``visibility`` (the masks each variant applies to the lesson's example, built
+  with :mod:`tutorial_code.masks`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import torch
+
+import tutorial_code as tc
+
+from ..common import digit_data as dt
+from ..common import seq2seq as s2s
+from ..common.gates import Claim
+from . import model_export
+
+CHECKS = {
+    **model_export.GATES,
+    "export.rounded.test_exact_match": (0.995, 1.0),  # quantised weights still reverse
+    "export.rounded.example_as_lesson": (1, 1),       # and write the lesson's example as the page says
+}
+TINY_CHECKS = model_export.GATES
+LESSON_8 = "docs/{lang}/lessons/encoder-decoder.md"
+CLAIMS = {  # the anti-diagonal lesson 8 points at (uniform would be 0.1)
+    "attention.example.last_layer_mirror_weight": Claim(
+        0.5, 1.0, page=LESSON_8, sentence="마지막 층의 크로스 어텐션은 거울 위치에 평균 …의 가중치를 줍니다."),
+}
+
+
+def page_data(cfg, results: dict, files, out_dir) -> dict:
+    saved = torch.load(files / "trained.pt", weights_only=True)
+    trained = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE))
+    trained.load_state_dict(saved["state_dict"])
+    checkpoints = json.loads((files / "checkpoints.json").read_text("utf-8"))
+    return {"export": export(trained.eval(), cfg, saved["test_digits"], out_dir),
+            "widgets": {"checkpoints": checkpoint_widget(checkpoints, cfg), "visibility": visibility(cfg)}}
+
+
+def export(trained, cfg, test_digits: torch.Tensor, out_dir) -> dict:
+    """Write the model for the page into ``out_dir``; results: sizes and agreement checks.
+
+    The files hold int8 weights, so the model is quantised first (a copy) and the reference
+    is PyTorch's decoding with the rounded weights: the page runs exactly that model.
+    """
+    rounded = model_export.round_weights(copy.deepcopy(trained))
+    tokens = {"names": dt.token_names(range(dt.VOCAB_SIZE)), "pad_id": dt.PAD, "bos_id": dt.BOS,
+              "eos_id": dt.EOS, "digit0": dt.DIGIT0}
+    extra = {"max_digits": cfg.length, "max_new_tokens": cfg.length + 1, "example": list(cfg.example)}
+    example_src, _ = dt.make_pairs(torch.tensor([cfg.example]))
+    tsrc, ttgt = dt.make_pairs(test_digits)
+    src = torch.cat([example_src, tsrc[:cfg.n_reference]])
+    decode = (dt.BOS, dt.EOS, cfg.length + 1)
+    checked, ref = model_export.export_and_check(rounded, out_dir, "reversal", tokens, extra, src, decode)
+    lesson = tc.greedy_decode(trained, example_src, dt.BOS, cfg.length + 1, eos_id=dt.EOS)[0]
+    return {
+        **checked,
+        "rounded": {"test_exact_match": s2s.greedy_metrics(rounded, tsrc, ttgt, dt.BOS, dt.EOS)["exact_match"],
+                    "example_tokens": ref["inputs"][0]["tokens"],
+                    "example_as_lesson": int(ref["inputs"][0]["tokens"] == lesson.tolist())},
+    }
+
+
+def visibility(cfg) -> dict:
+    """Which key each query may see in each attention of each variant, on the lesson's example.
+
+    The masks are the ones the models apply (True = may attend): the encoder's and the
+    cross-attention's padding mask over the source, the decoder's causal mask (models.future_mask).
+    The example has no padding, so only the causal mask blocks anything here.
+    """
+    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
+    dec_in = tgt[:, :-1]                                        # what the decoder reads
+    L_s, L_t = src.size(1), dec_in.size(1)
+    src_pad = tc.padding_mask(src, dt.PAD)[0, 0]                # (1, L_s)
+    masks = {
+        "encoder_self": (src, src, tc.combine_masks(src_pad, torch.ones(L_s, L_s, dtype=torch.bool))),
+        "decoder_self": (dec_in, dec_in, tc.causal_mask(L_t)),
+        "cross": (dec_in, src, tc.combine_masks(src_pad, torch.ones(L_t, L_s, dtype=torch.bool))),
+    }
+    matrices = {name: {"queries": dt.token_names(q[0]), "keys": dt.token_names(k[0]),
+                       "visible": m.int().tolist(), "cells": m.numel(), "blocked": int((~m).sum())}
+                for name, (q, k, m) in masks.items()}
+    variants = {"encoder_only": ["encoder_self"], "decoder_only": ["decoder_self"],
+                "encoder_decoder": ["encoder_self", "decoder_self", "cross"]}
+    return {"matrices": matrices, "variants": variants, "order": list(variants), "initial": "encoder_decoder"}
+
+
+
+
+def checkpoint_widget(rows: list[dict], cfg) -> dict:
+    """The slider's data: the checkpoints, the example's tokens and where the mirrored cells are."""
+    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
+    return {"src_tokens": dt.token_names(src[0]), "tgt_tokens": dt.token_names(tgt[0, :-1]),
+            "target_output": dt.token_names(tgt[0]),
+            "mirror": [[q, cfg.length - q] for q in range(cfg.length)],  # (row, column) pairs
+            "checkpoints": rows, "initial": len(rows) - 1}
