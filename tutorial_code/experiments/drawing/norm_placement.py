@@ -62,7 +62,7 @@ LABELS = {
         "col_post": "Post-LN",
         "col_pre": "Pre-LN",
         "col_ratio": "Post ÷ Pre",
-        "col_norm": "층 정규화의 배치",
+        "col_norm": "층 정규화를 놓는 자리",
         "col_warmup": "웜업 스텝",
         "col_first": "처음 손실",
         "layer": "층 (1 = 입력 쪽, {N} = 출력 쪽)",

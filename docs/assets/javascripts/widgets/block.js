@@ -10,14 +10,14 @@
   const MAX = 65536;  // a width beyond any published model; larger input is a typing slip
   const LABELS = {
     ko: {
-      title: "블록의 파라미터와 층 정규화의 배치",
+      title: "블록의 파라미터와 층 정규화를 놓는 자리",
       D: "모델 폭 D", d_ff: "피드포워드 안쪽 폭 d_ff",
       presets: { base: "논문의 기본 블록", reference: "이 강좌의 기준 블록" },
       parts: { attention: "멀티헤드 어텐션", feed_forward: "피드포워드 신경망", norms: "층 정규화 2개", total: "합계" },
       cols: ["구성 요소", "파라미터", "비율"],
       bad: function (name, v) { return name + "에는 1부터 65,536까지의 자연수를 넣으세요. 지금 입력: “" + v + "”"; },
       status: function (total, ffn) { return "합계 " + total + "개, 피드포워드 신경망 비율 " + ffn; },
-      placement: "층 정규화의 배치", post: "Post-LN (2017 논문)", pre: "Pre-LN (GPT-2)",
+      placement: "층 정규화를 놓는 자리", post: "Post-LN (2017 논문)", pre: "Pre-LN (GPT-2)",
       flow: {
         input: "입력 x", attention: "멀티헤드 어텐션", ffn: "피드포워드 신경망", add: "더하기 (잔차 연결)",
         norm: "층 정규화", output: "다음 블록으로", final: "마지막 블록 뒤에만: 층 정규화",
