@@ -97,6 +97,20 @@ def test_the_check_sees_an_overlap_and_a_cut(tmp_path):
     assert other.axison
 
 
+@pytest.mark.parametrize("lo, hi", [(0.004, 0.6), (0.0015, 0.3), (0.002, 1.5), (0.3, 2.0)])
+def test_a_log_axis_has_more_than_two_labels(lo, hi):
+    with plotting.style("en"):
+        fig, ax = plotting.subplots(1, 1)
+        ax.plot([1, 2], [lo, hi])
+        plotting.log_y(ax)
+        fig.canvas.draw()
+        y0, y1 = ax.get_ylim()
+        shown = [t.get_text() for t in ax.yaxis.get_majorticklabels() + ax.yaxis.get_minorticklabels()
+                 if t.get_text() and y0 <= t.get_position()[1] <= y1]
+        plotting._pyplot().close(fig)
+    assert len(shown) >= 3, shown
+
+
 @pytest.fixture(scope="module")
 def report():
     out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
