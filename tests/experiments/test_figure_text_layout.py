@@ -103,12 +103,16 @@ def test_a_log_axis_has_more_than_two_labels(lo, hi):
         fig, ax = plotting.subplots(1, 1)
         ax.plot([1, 2], [lo, hi])
         plotting.log_y(ax)
-        fig.canvas.draw()
-        y0, y1 = ax.get_ylim()
-        shown = [t.get_text() for t in ax.yaxis.get_majorticklabels() + ax.yaxis.get_minorticklabels()
-                 if t.get_text() and y0 <= t.get_position()[1] <= y1]
+        shown = log_y_labels(fig, ax)
         plotting._pyplot().close(fig)
     assert len(shown) >= 3, shown
+
+
+def log_y_labels(fig, ax) -> list[str]:
+    fig.canvas.draw()
+    y0, y1 = ax.get_ylim()
+    return [t.get_text() for t in ax.yaxis.get_majorticklabels() + ax.yaxis.get_minorticklabels()
+            if t.get_text() and t.get_visible() and y0 <= t.get_position()[1] <= y1]
 
 
 @pytest.fixture(scope="module")
@@ -126,6 +130,10 @@ def test_no_figure_text_overlaps_or_is_cut(report, tmp_path, monkeypatch, lang):
         plotting.fit_to_column(fig)
         seen.append(name)
         problems.extend(f"{state['name']}.{name} ({lang}): {p}" for p in text_problems(fig))
+        for ax in fig.axes:  # a log axis reads only with more than two labelled ticks
+            # (a panel sharing its neighbour's y axis shows no labels of its own)
+            if ax.get_visible() and ax.axison and ax.get_yscale() == "log" and 0 < len(log_y_labels(fig, ax)) < 3:
+                problems.append(f"{state['name']}.{name} ({lang}): log axis labelled only {log_y_labels(fig, ax)}")
         return real_save(fig, outdir, name)
 
     monkeypatch.setattr(plotting, "save", checked_save)
