@@ -147,6 +147,30 @@ def test_library_widget(site_page, site_url, results, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_library_plane_comes_just_before_the_slip_buttons(site_page, site_url, lang):
+    """The instructor guide's demonstration: from "Curious about both", Shift+Tab twice selects
+    the plane; Tab from the plane goes through the two slip buttons in order."""
+    page = site_page
+    widget, errors = open_widget(page, site_url, "library", lang)
+
+    def focused():
+        return page.evaluate("""() => { const a = document.activeElement;
+            return a.dataset.preset || (a.classList.contains("widget-plane") ? "plane" : a.tagName); }""")
+
+    widget.locator("[data-preset=both]").focus()
+    page.keyboard.press("Shift+Tab")
+    assert focused() == "one"
+    page.keyboard.press("Shift+Tab")
+    assert focused() == "plane"
+    order = []
+    for _ in range(2):
+        page.keyboard.press("Tab")
+        order.append(focused())
+    assert order == ["one", "both"]
+    finish(page, errors)
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_sdpa_widget(site_page, site_url, results, lang):
     page, sd = site_page, results["sdpa"]
     checks = results["widgets"]["sdpa"]["checks"]

@@ -214,7 +214,7 @@ def multihead(m: dict, t: dict, outdir):
     ax.set(xlim=(0, 12.2), ylim=(-0.1, 6.4), aspect="equal")
     ax.axis("off")
     heads_schematic(ax, m, t)
-    ax2 = fig.add_axes((0.75, 0.3, 0.23, 0.55))
+    ax2 = fig.add_axes((0.75, 0.4, 0.23, 0.47))  # room below for the formula note
     parameter_bars(ax2, m, t)
     return plotting.save(fig, outdir, "multihead")
 

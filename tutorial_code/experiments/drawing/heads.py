@@ -105,7 +105,7 @@ LABELS = {
         "grid_title": "Cross-attention of the heads that learned to sort (one input: {src})",
         "layer": "layer {i}", "query": "decoder input", "key": "source token",
         "head_title": "head {j}\nH={H:.2f} · written {w:.2f}",
-        "mark_note": "{colour} outline: the source position of the digit being written · H: entropy on this input (nats; uniform = {u:.2f}) · written: the weight there on this input",
+        "mark_note": "{colour} outline: the source position of the digit being written\nH: entropy on this input (nats; uniform = {u:.2f}) · written: the weight there on this input",
     },
 }
 head = headers(LABELS)  # table headers from the same strings

@@ -72,7 +72,8 @@ def self_attention(toy: dict, lang: str, t: dict, outdir):
     ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [4, 5]})
     heatmap(ax1, X, t["features"], words, fmt=".0f", cmap="Greys", vmin=-0.3, vmax=1.6)
     ax1.set_title(t["toy_vectors"])
-    ax1.tick_params(axis="x", labelrotation=20)
+    if max(len(f) for f in t["features"]) > 8:  # "demonstrative" is wider than its column: stand the words up
+        plt.setp(ax1.get_xticklabels(), rotation=90)
     heatmap(ax2, W, words, words, fmt=".2f", cmap=WEIGHTS_CMAP, vmin=0, vmax=1)
     ax2.set_title(t["toy_weights"], linespacing=1.6)
     ax2.set_xlabel(t["toy_key"])
@@ -184,5 +185,5 @@ def rope(r: dict, t: dict, outdir):
         lim = np.abs(M).max() * 1.15
         heatmap(ax, M, pos, pos, fmt=".1f", cmap=SIGNED_CMAP, vmin=-lim, vmax=lim, fontsize=7)
         ax.set(title=title, ylabel=t["rope_m"])
-        ax.set_xlabel(t["rope_n"] + "\n" + t["rope_dev"].format(v=dev), linespacing=1.6, fontsize=9)
+        ax.set_xlabel(t["rope_n"] + "\n" + t["rope_dev"].format(v=dev), fontsize=9)
     return plotting.save(fig, outdir, "rope")

@@ -101,7 +101,7 @@ LABELS = {
         "pre": "pre-LN (GPT-2)",
         "loss_title": "Training loss (learning rate {lr:g})",
         "step": "step",
-        "loss": "cross-entropy on the copied half (mean of each {k} steps)",
+        "loss": "cross-entropy on the copied half\n(mean of each {k} steps)",
         "step0": "loss at step 0 (dots)",
         "warmup": "warm-up {w} steps",
         "no_warmup": "no warm-up",

@@ -180,15 +180,15 @@ def save(fig, outdir: Path, name: str) -> Path:
 def log_y(ax) -> None:
     """Log scale with plain tick labels (0.02, not 2×10⁻²: mathtext's minus has no glyph).
 
-    Call after plotting: over a range of under about 2.5 decades the 2× and 5× minor ticks
-    are labelled too, so the axis never ends up with only one or two labels.
+    Call after plotting: over a range of under 3.5 decades the 2× and 5× minor ticks are
+    labelled too, so the axis never ends up with only one or two labels (0.01 and 0.1).
     """
     from matplotlib import ticker
 
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     lo, hi = ax.get_ylim()
-    if math.log10(hi / lo) < 2.5:
+    if math.log10(hi / lo) < 3.5:
         def minor(v, _):
             mantissa = round(v / 10 ** math.floor(math.log10(v)), 6)
             return f"{v:g}" if mantissa in (2, 5) else ""

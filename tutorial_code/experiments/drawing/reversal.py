@@ -101,9 +101,9 @@ LABELS = {
         "exact_greedy": "완전 일치율 (그리디, 에포크 끝)", "target": "기준 {t:.1%}",
         "grid_title": "층 × 헤드별 크로스 어텐션: 이 입력 하나({src})",
         "layer": "{i}층", "query": "디코더 입력", "key": "원문 토큰",
-        "head_title": "헤드 {j} · 이 입력의 거울 위치 {w:.2f}",
+        "head_title": "헤드 {j}\n이 입력의 거울 위치 {w:.2f}",
         "mark_note": "{colour} 테두리: 거울 위치 (출력 $y_i = x_{{{m}-i}}$를 쓸 때 볼 원문 위치)",
-        "enc_title": "인코더 셀프 어텐션 ({L}층, 헤드 평균, 이 입력)", "enc_query": "원문 토큰 (쿼리)",
+        "enc_title": "인코더 셀프 어텐션\n({L}층, 헤드 평균, 이 입력)", "enc_query": "원문 토큰 (쿼리)",
         "cross_title": "크로스 어텐션 ({L}층, 헤드 평균)\n이 입력의 거울 위치 가중치 {w:.2f}",
         "lr_title": "학습률 스케줄", "lr": "학습률",
         "race_title": "기준 {t:.1%}에 닿기까지", "exact": "검증 완전 일치율",
@@ -166,9 +166,9 @@ LABELS = {
         "exact_greedy": "exact match (greedy, end of epoch)", "target": "target {t:.1%}",
         "grid_title": "Cross-attention of every layer and head for this one input: {src}",
         "layer": "layer {i}", "query": "decoder input", "key": "source token",
-        "head_title": "head {j} · mirror, this input {w:.2f}",
+        "head_title": "head {j}\nmirror weight {w:.2f}",
         "mark_note": "{colour} outline: the mirrored position (the source position the output $y_i = x_{{{m}-i}}$ comes from)",
-        "enc_title": "Encoder self-attention (layer {L}, head mean, this input)", "enc_query": "source token (query)",
+        "enc_title": "Encoder self-attention\n(layer {L}, head mean, this input)", "enc_query": "source token (query)",
         "cross_title": "Cross-attention (layer {L}, head mean)\nweight on the mirror position, this input {w:.2f}",
         "lr_title": "Learning-rate schedules", "lr": "learning rate",
         "race_title": "Reaching the target of {t:.1%}", "exact": "validation exact match",
@@ -271,7 +271,8 @@ def attention_summary(r: dict, t: dict, outdir):
     cross = np.mean(a["cross"][-1], axis=0)    # (L_t, L_s)
     fig, (ax1, ax2) = plotting.subplots(1, 2, figsize=(8.4, 4.2))
     heatmap(ax1, enc, a["src_tokens"], a["src_tokens"], vmin=0.0, vmax=1.0, tick_size=7.5, xrotation="tokens")
-    ax1.set(title=t["enc_title"].format(L=L), xlabel=t["key"], ylabel=t["enc_query"])
+    ax1.set_title(t["enc_title"].format(L=L), linespacing=1.5)
+    ax1.set(xlabel=t["key"], ylabel=t["enc_query"])
     im = heatmap(ax2, cross, a["src_tokens"], a["tgt_tokens"], marks=_mirror_marks(a, len(a["src_tokens"]) - 2),
                  vmin=0.0, vmax=1.0, tick_size=7.5, xrotation="tokens")
     ax2.set_title(t["cross_title"].format(L=L, w=a["example"]["last_layer_mirror_weight"]), linespacing=1.5)

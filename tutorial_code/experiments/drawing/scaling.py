@@ -87,6 +87,7 @@ def figures(results: dict, lang: str, outdir) -> list:
         ax1.loglog(d, results["scaled_std"], "s-", color=c["scaled"], label=t["scaled"])
         ax1.loglog(d, results["sqrt_d_k"], "--", color=c["reference"], label=t["theory"])
         ax1.set(title=t["spread_title"], xlabel=t["x"], ylabel=t["spread_y"])
+        plotting.log_y(ax1)  # labels 2 and 5 as well as 1 and 10
         ax2.semilogx(d, results["peak_raw"], "o-", color=c["raw"], label=t["raw"])
         ax2.semilogx(d, results["peak_scaled"], "s-", color=c["scaled"], label=t["scaled"])
         ax2.axhline(results["uniform_weight"], ls=":", color=c["reference"], label=t["uniform"])
