@@ -167,7 +167,7 @@ def test_without_javascript_the_static_figure_and_numbers_remain(browser, site_u
     page = context.new_page()
     try:
         page.goto(site_url + LESSON, wait_until="load")
-        grid = page.locator('article img[src*="cross_attention_grid"]')
+        grid = page.locator('article img[src*="attention_summary"]')
         assert grid.count() == 1 and grid.is_visible()
         assert not page.locator(WIDGET).is_visible()  # empty, hidden: nothing half-drawn
         text = page.locator("article").inner_text()
