@@ -1,24 +1,41 @@
 // Lesson 8 widget: the site's trained reversal model, run in the page (transformer.js).
 //
 // The page holds <div class="widget" data-widget="reversal" data-model="reversal">; the build
-// adds data-model-url (scripts/coursebuild/models.py). Without JavaScript the div stays empty
-// and the lesson's static figure and numbers tell the same story. The weights load only when
-// the widget comes into view. Labels follow the page's language (<html lang>).
+// adds data-model-url (scripts/coursebuild/served_models.py). Without JavaScript the div stays
+// empty and the lesson's static figure and numbers tell the same story. The weights load only
+// when the widget comes into view. Labels follow the page's language (<html lang>).
+//
+// The model the reader trains in the page (widgets/train.js) can take the site's model's place:
+// train.js dispatches "course:trained-model" on the document with detail {config, tokens,
+// weights: {name: {rows, cols, data}}, tied, steps, exact, length}; the widget builds that model
+// with Transformer.fromTensors (as Trainer.initModel does), says which model is in use, takes
+// its digit limits from it (`length` digits; the site's model: its manifest's max_digits),
+// decodes the current input again, and offers a button back to the site's model.
 (function () {
   "use strict";
 
   const LABELS = {
     ko: {
       title: "숫자 뒤집기 모델을 직접 돌려 보기",
-      input: "숫자 (최대 8개)", decode: "디코딩", step: "한 토큰씩", layer: "층", head: "헤드",
+      input: function (n) { return n ? "숫자 (최대 " + n + "개)" : "숫자"; }, decode: "디코딩", step: "한 토큰씩", layer: "층", head: "헤드",
       layerName: function (l) { return l + "층"; }, headName: function (h) { return "헤드 " + h; },
       waiting: "이 위젯이 화면에 보이면 모델을 불러옵니다.",
       loading: "모델 파라미터를 불러오는 중입니다…",
       ready: "준비되었습니다. 숫자를 바꾸고 디코딩을 누르세요.",
       failed: function (e) { return "모델을 불러오지 못했습니다: " + e; },
-      bad: function (v) { return "숫자(0–9)만 1개에서 8개까지 입력하세요. 지금 입력: “" + v + "”"; },
-      long: function (n) { return "숫자가 " + n + "개입니다. 이 모델은 8개까지만 받습니다. 뒤의 " + (n - 8) + "개를 지우고 다시 누르세요."; },
-      short: "모델은 8자리 숫자로만 학습했습니다. 8자리가 아니면 틀린 답을 쓸 수 있습니다.",
+      bad: function (v, max) { return "숫자(0–9)만 1개에서 " + max + "개까지 입력하세요. 지금 입력: “" + v + "”"; },
+      long: function (n, max) { return "숫자가 " + n + "개입니다. 이 모델은 " + max + "개까지만 받습니다. 뒤의 " + (n - max) + "개를 지우고 다시 누르세요."; },
+      short: function (max) { return "이 모델은 " + max + "자리 숫자로만 학습했습니다. " + max + "자리가 아니면 틀린 답을 쓸 수 있습니다."; },
+      siteModel: function (max) { return "사용 중인 모델: 사이트의 모델 (빌드가 " + max + "자리 숫자로 학습시킨 모델)"; },
+      trainedModel: function (steps, exact, max) {
+        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "단계 학습, 시험 세트 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
+      },
+      back: "사이트의 모델로 돌아가기",
+      type: function (max) { return "숫자를 " + max + "개까지 입력하고 디코딩을 누르세요."; },
+      switched: "직접 학습시킨 모델로 바꾸었습니다.",
+      restored: "사이트의 모델로 돌아왔습니다.",
+      trimmed: function (n, max) { return "입력한 숫자 " + n + "개 가운데 이 모델이 받는 앞의 " + max + "개만 남겼습니다."; },
+      refused: function (e) { return "학습시킨 모델을 쓸 수 없어 지금 모델을 그대로 씁니다: " + e + ". 학습을 다시 마친 뒤 모델을 다시 넘겨 주세요."; },
       source: "원문", output: "출력 (그리디 디코딩)",
       right: function (ms) { return "뒤집은 순서와 같습니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
       wrong: function (want, ms) { return "뒤집은 순서(" + want + ")와 다릅니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
@@ -31,15 +48,25 @@
     },
     en: {
       title: "Run the reversal model yourself",
-      input: "Digits (up to 8)", decode: "Decode", step: "Next token", layer: "Layer", head: "Head",
+      input: function (n) { return n ? "Digits (up to " + n + ")" : "Digits"; }, decode: "Decode", step: "Next token", layer: "Layer", head: "Head",
       layerName: function (l) { return "layer " + l; }, headName: function (h) { return "head " + h; },
       waiting: "The model loads when this widget comes into view.",
       loading: "Loading the model's parameters…",
       ready: "Ready: change the digits and press Decode.",
       failed: function (e) { return "Could not load the model: " + e; },
-      bad: function (v) { return "Type 1 to 8 digits (0–9) and nothing else; you typed “" + v + "”."; },
-      long: function (n) { return "That is " + n + " digits; this model takes at most 8. Delete the last " + (n - 8) + " and press again."; },
-      short: "The model was trained on 8 digits only; with another length it may write a wrong answer.",
+      bad: function (v, max) { return "Type 1 to " + max + " digits (0–9) and nothing else; you typed “" + v + "”."; },
+      long: function (n, max) { return "That is " + n + " digits; this model takes at most " + max + ". Delete the last " + (n - max) + " and press again."; },
+      short: function (max) { return "The model was trained on " + max + " digits only; with another length it may write a wrong answer."; },
+      siteModel: function (max) { return "Model in use: the site's model (trained by the build on " + max + "-digit sequences)."; },
+      trainedModel: function (steps, exact, max) {
+        return "Model in use: the model you trained: " + steps + " steps, held-out exact match " + exact + " (trained on " + max + "-digit sequences).";
+      },
+      back: "Back to the site's model",
+      type: function (max) { return "Type up to " + max + " digits and press Decode."; },
+      switched: "Switched to the model you trained.",
+      restored: "Back to the site's model.",
+      trimmed: function (n, max) { return "Of the " + n + " digits typed, the first " + max + " are kept: this model takes at most " + max + "."; },
+      refused: function (e) { return "The trained model could not be used, so the current model stays: " + e + ". Finish a training run and hand the model over again."; },
       source: "Source", output: "Output (greedy decoding)",
       right: function (ms) { return "Matches the reversed digits. It took " + ms + " ms in your browser."; },
       wrong: function (want, ms) { return "Differs from the reversed digits (" + want + "). It took " + ms + " ms in your browser."; },
@@ -71,13 +98,16 @@
       source: el("ol", { class: "widget-tokens", "aria-label": t.source }),
       output: el("ol", { class: "widget-tokens widget-output", "aria-label": t.output }),
       map: el("div", { class: "widget-map" }),
+      inputLabel: el("label", { for: uid + "-digits" }),
+      which: el("p", { class: "widget-model" }),
+      back: el("button", { type: "button", class: "md-button", text: t.back, hidden: "" }),
     };
-    const form = el("form", { class: "widget-controls" }, [
-      el("label", { for: ui.input.id, text: t.input }), ui.input, ui.decode, ui.step]);
+    const form = el("form", { class: "widget-controls" }, [ui.inputLabel, ui.input, ui.decode, ui.step]);
     const pickers = el("div", { class: "widget-controls" }, [
       el("label", { for: ui.layer.id, text: t.layer }), ui.layer,
       el("label", { for: ui.head.id, text: t.head }), ui.head]);
     root.replaceChildren(el("p", { class: "widget-title", text: t.title }), form, ui.status,
+      el("div", { class: "widget-controls" }, [ui.which, ui.back]),
       el("p", { class: "widget-label", text: t.source }), ui.source,
       el("p", { class: "widget-label", text: t.output }), ui.output, pickers, ui.map);
     ui.form = form;
@@ -128,10 +158,12 @@
     heatmap(state, t);
   }
 
-  const MAX_DIGITS = 8;  // the labels' "up to 8"; no maxlength, which would drop a ninth digit unseen
+  // the most digits the model in use takes: the length it was trained on (the site's model: its
+  // manifest's max_digits). No maxlength on the field, which would drop a further digit unseen.
+  function maxDigits(state) { return state.model.manifest.max_digits; }
 
-  function parse(text) {
-    return /^[0-9]{1,8}$/.test(text) ? Array.from(text, Number) : null;
+  function parse(text, max) {
+    return /^[0-9]+$/.test(text) && text.length <= max ? Array.from(text, Number) : null;
   }
 
   // a refused input leaves no earlier answer on screen under its message
@@ -144,12 +176,12 @@
 
   // run greedy decoding for the digits in the input; false (and a message) on bad input
   function decodeInput(state, t) {
-    const digits = parse(state.ui.input.value.trim());
+    const max = maxDigits(state), digits = parse(state.ui.input.value.trim(), max);
     if (!digits) {
       const text = state.ui.input.value.trim();
       state.ui.input.setAttribute("aria-invalid", "true");
-      state.ui.status.textContent = /^[0-9]+$/.test(text) && text.length > MAX_DIGITS ? t.long(text.length)
-        : t.bad(state.ui.input.value);
+      state.ui.status.textContent = /^[0-9]+$/.test(text) && text.length > max ? t.long(text.length, max)
+        : t.bad(state.ui.input.value, max);
       state.lastInput = null;
       clear(state);
       return false;
@@ -164,7 +196,7 @@
     const want = digits.slice().reverse().join(" ");
     const got = state.run.tokens.slice(1, -1).map(function (id) { return tok.names[id]; }).join(" ");
     const ok = got === want && state.run.tokens[state.run.tokens.length - 1] === tok.eos_id;
-    state.verdict = (ok ? t.right(ms) : t.wrong(want, ms)) + (digits.length === m.max_digits ? "" : " " + t.short);
+    state.verdict = (ok ? t.right(ms) : t.wrong(want, ms)) + (digits.length === m.max_digits ? "" : " " + t.short(m.max_digits));
     state.shown = 0;
     return true;
   }
@@ -206,22 +238,128 @@
     });
   }
 
+  // make `model` the one in use: its layers and heads in the pickers, its digit limit in the label,
+  // and a line that says which model it is ("site", or "trained" with how far it trained)
+  function useModel(state, t, model, which) {
+    clearInterval(state.timer);
+    const ui = state.ui, head = Number(ui.head.value) || 0, max = model.manifest.max_digits;
+    state.model = model;
+    options(ui.layer, model.cfg.n_layers, t.layerName);
+    options(ui.head, model.cfg.n_heads, t.headName);
+    ui.layer.value = String(model.cfg.n_layers - 1);  // the last layer, as the lesson's figure
+    ui.head.value = String(Math.min(head, model.cfg.n_heads - 1));
+    ui.inputLabel.textContent = t.input(max);
+    ui.which.textContent = which === "site" ? t.siteModel(max)
+      : t.trainedModel(model.manifest.steps, model.manifest.exact, max);
+    ui.back.hidden = which === "site";
+    state.root.dataset.inUse = which;
+  }
+
+  // decode what the field holds with the model now in use, every token at once; the status says
+  // `intro` first. Digits beyond the model's limit are cut, and the status says so.
+  function decodeAgain(state, t, intro) {
+    const text = state.ui.input.value.trim(), max = maxDigits(state);
+    if (!text) {  // nothing typed yet (the site's model had not loaded): nothing to refuse
+      clear(state);
+      state.ui.status.textContent = intro + " " + t.type(max);
+      return;
+    }
+    let note = "";
+    if (/^[0-9]+$/.test(text) && text.length > max) {
+      state.ui.input.value = text.slice(0, max);
+      note = t.trimmed(text.length, max) + " ";
+    }
+    if (decodeInput(state, t)) {
+      reveal(state, t, state.run.steps.length);
+      state.ui.status.textContent = intro + " " + note + state.verdict;
+    } else {
+      state.ui.status.textContent = intro + " " + state.ui.status.textContent;
+    }
+  }
+
+  // the site's model, fetched once (when the widget comes into view, or when the reader goes back)
+  function siteModel(state) {
+    if (!state.sitePromise) state.sitePromise = Transformer.loadModel(state.root.dataset.modelUrl);
+    return state.sitePromise;
+  }
+
   function start(state, t) {
-    state.root.dataset.state = "loading";
-    state.ui.status.textContent = t.loading;
-    Transformer.loadModel(state.root.dataset.modelUrl).then(function (model) {
-      state.model = model;
-      options(state.ui.layer, model.cfg.n_layers, t.layerName);
-      options(state.ui.head, model.cfg.n_heads, t.headName);
-      state.ui.layer.value = String(model.cfg.n_layers - 1);  // the last layer, as the lesson's figure
+    if (state.root.dataset.inUse !== "trained") {
+      state.root.dataset.state = "loading";
+      state.ui.status.textContent = t.loading;
+    }
+    siteModel(state).then(function (model) {
+      if (state.root.dataset.inUse === "trained") return;  // the reader's model came first: it stays
+      useModel(state, t, model, "site");
       state.ui.input.value = model.manifest.example.join("");  // the lesson's worked example
       decodeInput(state, t);
       reveal(state, t, state.run.steps.length);
       state.ui.status.textContent = t.ready + " " + state.verdict;
       state.root.dataset.state = "ready";
     }).catch(function (error) {
+      state.sitePromise = null;  // a later try fetches again
+      if (state.root.dataset.inUse === "trained") return;
       state.root.dataset.state = "error";
       state.ui.status.textContent = t.failed(error.message);
+    });
+  }
+
+  // the model of a "course:trained-model" event's detail, as Trainer.initModel builds one: the
+  // trainer's config with LayerNorm's eps and the padding id, the tensors copied (the trainer may
+  // go on changing its own), the output projection tied as the detail says. A detail that cannot
+  // make a working model throws, naming what is wrong.
+  function trainedModel(detail) {
+    const d = detail || {};
+    if (!d.config || !d.tokens || !d.weights) throw new Error("the model came without config, tokens or weights");
+    if (!(Number.isInteger(d.length) && d.length >= 1)) throw new Error("its digit length is " + d.length + ", not a whole number from 1");
+    const tensors = {};
+    Object.keys(d.weights).forEach(function (name) {
+      const w = d.weights[name];
+      if (!w || !w.data || w.data.length !== w.rows * w.cols) throw new Error(name + " does not hold rows × cols numbers");
+      tensors[name] = Transformer.matrix(w.rows, w.cols, Float32Array.from(w.data));
+    });
+    const tied = d.tied || {};
+    Object.keys(tied).forEach(function (name) {
+      if (!(tied[name] in tensors)) throw new Error(name + " is tied to " + tied[name] + ", which is missing");
+    });
+    const cfg = Object.assign({ eps: 1e-5, pad_id: d.tokens.pad_id }, d.config);
+    const exact = typeof d.exact === "number" && isFinite(d.exact) ? (100 * d.exact).toFixed(1) + "%" : "—";
+    const model = Transformer.fromTensors(cfg, d.tokens, tensors, tied,
+      { max_digits: d.length, max_new_tokens: d.length + 1, steps: d.steps, exact: exact });
+    // one step of decoding now: a missing tensor or a wrong shape shows here, not at the next press
+    const src = [d.tokens.bos_id].concat(new Array(d.length).fill(d.tokens.digit0), [d.tokens.eos_id]);
+    try {
+      Transformer.greedyDecode(model, src, 1);
+    } catch (error) {
+      throw new Error("its weights do not make a model of its config (" + error.message + ")");
+    }
+    return model;
+  }
+
+  function listen(state, t) {
+    document.addEventListener("course:trained-model", function (event) {
+      if (!state.root.isConnected) return;  // a page left by instant navigation
+      let model;
+      try {
+        model = trainedModel(event.detail);
+      } catch (error) {
+        state.ui.status.textContent = t.refused(error.message);
+        return;
+      }
+      useModel(state, t, model, "trained");
+      decodeAgain(state, t, t.switched);
+      state.root.dataset.state = "ready";
+    });
+    state.ui.back.addEventListener("click", function () {
+      state.ui.status.textContent = t.loading;
+      siteModel(state).then(function (model) {
+        useModel(state, t, model, "site");
+        decodeAgain(state, t, t.restored);
+        state.ui.input.focus();  // the button just pressed is hidden now
+      }).catch(function (error) {
+        state.sitePromise = null;
+        state.ui.status.textContent = t.failed(error.message);
+      });
     });
   }
 
@@ -232,7 +370,9 @@
     const state = { root: root, ui: build(root, t, "reversal-" + index), shown: 0 };
     root.dataset.state = "waiting";
     state.ui.status.textContent = t.waiting;
+    state.ui.inputLabel.textContent = t.input(null);  // the limit comes with the model
     wire(state, t);
+    listen(state, t);
     const seen = new IntersectionObserver(function (entries) {
       if (entries.some(function (e) { return e.isIntersecting; })) {
         seen.disconnect();
