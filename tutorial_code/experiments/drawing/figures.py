@@ -136,6 +136,10 @@ LABELS = {
         "w_rows_rounding": "모든 행의 합은 1입니다. 1에서 가장 멀리 벗어난 행의 차이도 {d:.0e}, 반올림 오차뿐입니다.",
         "w_steps_exact": "정확히 같습니다",
         "w_steps_rounding": "최대 {d:.1e}만큼, 반올림 오차만큼 다릅니다",
+        "w_dsrows_exact": "$dS$의 각 행은 합이 정확히 0입니다.",
+        "w_dsrows_rounding": "$dS$의 각 행은 합이 0입니다. 0에서 가장 먼 행도 {d:.0e}, 반올림 오차뿐입니다.",
+        "w_autograd_exact": "정확히 같습니다",
+        "w_autograd_rounding": "최대 {d:.1e}만큼, 반올림 오차만큼 다릅니다",
         "w_shuffle_exact": "앞의 두 줄은 정확히 0입니다.",
         "w_shuffle_rounding": "앞의 두 줄은 float64의 반올림 오차 수준으로, 사실상 0입니다.",
         "w_order_exact": "같은 단어끼리 정확히 같습니다",
@@ -251,6 +255,10 @@ LABELS = {
         "w_rows_rounding": "Every row sums to 1; the row furthest from 1 misses by {d:.0e}, which is rounding.",
         "w_steps_exact": "are exactly equal",
         "w_steps_rounding": "differ by at most {d:.1e}, which is rounding",
+        "w_dsrows_exact": "Each row of $dS$ sums to exactly 0.",
+        "w_dsrows_rounding": "Each row of $dS$ sums to 0; the row furthest from 0 misses by {d:.0e}, which is rounding.",
+        "w_autograd_exact": "are exactly equal",
+        "w_autograd_rounding": "differ by at most {d:.1e}, which is rounding",
         "w_shuffle_exact": "The first two rows are exactly zero.",
         "w_shuffle_rounding": "The first two rows are float64 rounding error: zero in effect.",
         "w_order_exact": "each word's output is exactly the same",
@@ -281,6 +289,10 @@ def words(res: dict) -> dict:
         "shuffle_toy": (shuffle["toy_max_diff"], "w_toy"),
         "rope_diagonal": (res["rope"]["max_diagonal_deviation"], "w_rope"),
     }
+    if "sdpa_backward" in res:  # lesson 8's aside, from the page data
+        grad = res["sdpa_backward"]
+        picks["grad_row_sums"] = (grad["ds_row_sum_max_err"], "w_dsrows")
+        picks["grad_vs_autograd"] = (grad["max_autograd_diff"], "w_autograd")
     out = {}
     for name, (d, stem) in picks.items():
         other = next(k for k in LABELS["en"] if k.startswith(stem + "_") and not k.endswith("_exact"))
@@ -350,6 +362,14 @@ def tables(res: dict) -> dict:
         out[f"sdpa_{step}"] = matrix_table(sdpa[step], q_names, k_names, head("th_corner_scores"))
     out["sdpa_output"] = matrix_table(sdpa["output"], [f"out{i + 1}" for i in range(L)], dims,
                                       head("th_corner_output"))
+    if "sdpa_backward" in res:  # lesson 8's aside: the backward pass on this example (page data)
+        grad = res["sdpa_backward"]
+        out["sdpa_grad_dv"] = matrix_table(grad["dV"], [f"dv{j + 1}" for j in range(L)], dims,
+                                           head("th_corner_inputs"), fmt=".3f")
+        out["sdpa_grad_ds"] = matrix_table(grad["dS"], q_names, k_names, head("th_corner_scores"), fmt=".3f")
+        out["sdpa_grad_dqk"] = matrix_table(grad["dQ"] + grad["dK"], [f"dq{i + 1}" for i in range(L)]
+                                            + [f"dk{j + 1}" for j in range(L)], dims,
+                                            head("th_corner_inputs"), fmt=".3f")
     for lang in ("ko", "en"):
         order = toy["lang"][lang]["order"]
         names = [WORDS[lang][w] for w in order]
