@@ -147,22 +147,32 @@ def test_the_trained_model_decodes_and_the_button_brings_the_sites_model_back(si
     assert errors == [] and outside_requests(page.requests) == []
 
 
-def test_a_broken_hand_over_is_refused_and_changes_nothing(site_page, site_url):
+@pytest.mark.parametrize("lang", PAGES)
+def test_a_broken_hand_over_is_refused_and_changes_nothing(site_page, site_url, lang):
     page = site_page
     errors = watch_console(page)
-    page.goto(site_url + PAGES["en"], wait_until="networkidle")
+    page.goto(site_url + PAGES[lang], wait_until="networkidle")
     widget = ready_widget(page)
     before = output_tokens(page)
     train_in_page(page, site_url)
-    broken = {  # a tensor missing, a shape that does not hold its numbers, no length
-        "missing": "(d) => { delete d.weights['out.bias']; return d; }",
-        "shape": "(d) => { const w = d.weights['embed.tokens.weight']; w.rows += 1; return d; }",
-        "length": "(d) => { delete d.length; return d; }",
+    broken = {  # how the detail is broken: what the status says, in the page's language
+        "(d) => { delete d.weights['out.bias']; return d; }":
+            {"ko": "가중치가 설정에 맞는 모델이 되지 않습니다", "en": "its weights do not make a model of its config"},
+        "(d) => { d.weights['embed.tokens.weight'].rows += 1; return d; }":
+            {"ko": "텐서 embed.tokens.weight의 값 개수가 행 수 × 열 수와 다릅니다",
+             "en": "tensor embed.tokens.weight does not hold rows × cols numbers"},
+        "(d) => { delete d.length; return d; }":
+            {"ko": "1 이상의 정수가 아닙니다(받은 값: undefined)", "en": "not a whole number from 1 (got undefined)"},
+        "(d) => { d.tied = {'out.weight': 'embed.weight'}; return d; }":
+            {"ko": "묶어 쓰는 텐서가 빠졌습니다(out.weight → embed.weight)", "en": "tied to embed.weight, which is missing"},
+        "(d) => { delete d.weights; return d; }":
+            {"ko": "설정, 토큰, 가중치 가운데 빠진 것이 있습니다", "en": "its config, tokens or weights are missing"},
     }
-    for how in broken.values():
+    for how, says in broken.items():
         page.evaluate(f"() => {{ window.brokenDetail = ({how})(structuredClone(window.trainedDetail)); }}")
         page.evaluate("() => document.dispatchEvent(new CustomEvent('course:trained-model', {detail: window.brokenDetail}))")
-        assert status(widget).startswith(REFUSED["en"])
+        text = status(widget)
+        assert text.startswith(REFUSED[lang]) and says[lang] in text, text
         assert widget.get_attribute("data-in-use") == "site" and output_tokens(page) == before
     page.evaluate(DISPATCH, None)  # the good one still works after them
     assert widget.get_attribute("data-in-use") == "trained"

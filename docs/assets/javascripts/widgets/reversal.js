@@ -36,6 +36,13 @@
       restored: "사이트의 모델로 돌아왔습니다.",
       trimmed: function (n, max) { return "입력한 숫자 " + n + "개 가운데 이 모델이 받는 앞의 " + max + "개만 남겼습니다."; },
       refused: function (e) { return "학습시킨 모델을 쓸 수 없어 지금 모델을 그대로 씁니다: " + e + ". 학습을 다시 마친 뒤 모델을 다시 넘겨 주세요."; },
+      problems: {  // what trainedModel finds wrong in a hand-over
+        parts: function () { return "설정, 토큰, 가중치 가운데 빠진 것이 있습니다"; },
+        length: function (v) { return "학습한 숫자 길이가 1 이상의 정수가 아닙니다(받은 값: " + v + ")"; },
+        shape: function (name) { return "텐서 " + name + "의 값 개수가 행 수 × 열 수와 다릅니다"; },
+        tied: function (name, to) { return "묶어 쓰는 텐서가 빠졌습니다(" + name + " → " + to + ")"; },
+        decode: function (e) { return "가중치가 설정에 맞는 모델이 되지 않습니다(" + e + ")"; },
+      },
       source: "원문", output: "출력 (그리디 디코딩)",
       right: function (ms) { return "뒤집은 순서와 같습니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
       wrong: function (want, ms) { return "뒤집은 순서(" + want + ")와 다릅니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
@@ -67,6 +74,13 @@
       restored: "Back to the site's model.",
       trimmed: function (n, max) { return "Of the " + n + " digits typed, the first " + max + " are kept: this model takes at most " + max + "."; },
       refused: function (e) { return "The trained model could not be used, so the current model stays: " + e + ". Finish a training run and hand the model over again."; },
+      problems: {  // what trainedModel finds wrong in a hand-over
+        parts: function () { return "its config, tokens or weights are missing"; },
+        length: function (v) { return "its digit length is not a whole number from 1 (got " + v + ")"; },
+        shape: function (name) { return "tensor " + name + " does not hold rows × cols numbers"; },
+        tied: function (name, to) { return "tensor " + name + " is tied to " + to + ", which is missing"; },
+        decode: function (e) { return "its weights do not make a model of its config (" + e + ")"; },
+      },
       source: "Source", output: "Output (greedy decoding)",
       right: function (ms) { return "Matches the reversed digits. It took " + ms + " ms in your browser."; },
       wrong: function (want, ms) { return "Differs from the reversed digits (" + want + "). It took " + ms + " ms in your browser."; },
@@ -307,20 +321,27 @@
   // the model of a "course:trained-model" event's detail, as Trainer.initModel builds one: the
   // trainer's config with LayerNorm's eps and the padding id, the tensors copied (the trainer may
   // go on changing its own), the output projection tied as the detail says. A detail that cannot
-  // make a working model throws, naming what is wrong.
+  // make a working model throws a problem: the key of LABELS.*.problems and its arguments.
+  function problem(key) {
+    const error = new Error(key);
+    error.problem = key;
+    error.args = Array.prototype.slice.call(arguments, 1);
+    return error;
+  }
+
   function trainedModel(detail) {
     const d = detail || {};
-    if (!d.config || !d.tokens || !d.weights) throw new Error("the model came without config, tokens or weights");
-    if (!(Number.isInteger(d.length) && d.length >= 1)) throw new Error("its digit length is " + d.length + ", not a whole number from 1");
+    if (!d.config || !d.tokens || !d.weights) throw problem("parts");
+    if (!(Number.isInteger(d.length) && d.length >= 1)) throw problem("length", String(d.length));
     const tensors = {};
     Object.keys(d.weights).forEach(function (name) {
       const w = d.weights[name];
-      if (!w || !w.data || w.data.length !== w.rows * w.cols) throw new Error(name + " does not hold rows × cols numbers");
+      if (!w || !w.data || w.data.length !== w.rows * w.cols) throw problem("shape", name);
       tensors[name] = Transformer.matrix(w.rows, w.cols, Float32Array.from(w.data));
     });
     const tied = d.tied || {};
     Object.keys(tied).forEach(function (name) {
-      if (!(tied[name] in tensors)) throw new Error(name + " is tied to " + tied[name] + ", which is missing");
+      if (!(tied[name] in tensors)) throw problem("tied", name, tied[name]);
     });
     const cfg = Object.assign({ eps: 1e-5, pad_id: d.tokens.pad_id }, d.config);
     const exact = typeof d.exact === "number" && isFinite(d.exact) ? (100 * d.exact).toFixed(1) + "%" : "—";
@@ -331,7 +352,7 @@
     try {
       Transformer.greedyDecode(model, src, 1);
     } catch (error) {
-      throw new Error("its weights do not make a model of its config (" + error.message + ")");
+      throw problem("decode", error.message);
     }
     return model;
   }
@@ -343,7 +364,7 @@
       try {
         model = trainedModel(event.detail);
       } catch (error) {
-        state.ui.status.textContent = t.refused(error.message);
+        state.ui.status.textContent = t.refused(error.problem ? t.problems[error.problem].apply(null, error.args) : error.message);
         return;
       }
       useModel(state, t, model, "trained");
