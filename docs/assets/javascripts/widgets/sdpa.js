@@ -12,7 +12,7 @@
     ko: {
       title: "다섯 단계를 한 행렬씩 넘겨 보기",
       steps: ["1단계: 입력 Q, K, V", "2단계: 점수 QKᵀ", "3단계: √dₖ로 나누기", "3단계와 4단계 사이: 마스크", "4단계: 소프트맥스 (어텐션 가중치)", "5단계: 가중치 × V (출력)"],
-      prev: "이전 단계", next: "다음 단계", mask: "마스크", none: "마스크 없음", causal: "인과 마스크",
+      prev: "이전 단계", next: "다음 단계", mask: "마스크", none: "마스크 없음", causal: "인과 마스크 (4강)",
       step: function (i, n, name) { return "화면 " + i + "/" + n + ". " + name; },
       blocked: "가린 칸은 −∞, 소프트맥스 뒤에는 0입니다.",
       row: function (i) { return "쿼리 " + i; }, col: function (j) { return "키 " + j; },
@@ -24,7 +24,7 @@
     en: {
       title: "Step through the five steps, one matrix at a time",
       steps: ["Step 1: inputs Q, K, V", "Step 2: scores QKᵀ", "Step 3: divide by √dₖ", "Between steps 3 and 4: the mask", "Step 4: softmax (attention weights)", "Step 5: weights × V (output)"],
-      prev: "Previous step", next: "Next step", mask: "Mask", none: "No mask", causal: "Causal mask",
+      prev: "Previous step", next: "Next step", mask: "Mask", none: "No mask", causal: "Causal mask (lesson 4)",
       step: function (i, n, name) { return "Screen " + i + " of " + n + ". " + name; },
       blocked: "Blocked cells are −∞, and 0 after the softmax.",
       row: function (i) { return "query " + i; }, col: function (j) { return "key " + j; },
