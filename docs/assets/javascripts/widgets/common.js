@@ -158,6 +158,16 @@ window.CourseWidgets = (function () {
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", loadScripts);
   else loadScripts();
 
-  return { register: register, el: el, lang: lang, data: data,
+  // a difference as the lessons write it: exactly 0, a rounding-sized one as a power of ten
+  // (2.2 × 10⁻¹⁶, as the drawing code's power_of_ten), otherwise three decimals (0.936)
+  function difference(x) {
+    if (x === 0) return "0";
+    if (Math.abs(x) >= 1e-3) return x.toFixed(3);
+    const parts = x.toExponential(1).split("e"), sup = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+    const power = String(Number(parts[1])).replace("-", "⁻").replace(/[0-9]/g, function (c) { return sup[Number(c)]; });
+    return parts[0] + " × 10" + power;
+  }
+
+  return { register: register, el: el, lang: lang, data: data, difference: difference,
            matrixTable: matrixTable, weightCell: weightCell, options: options, steadyHeight: steadyHeight };
 })();

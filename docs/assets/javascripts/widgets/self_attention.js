@@ -98,7 +98,7 @@
       ui.compare.appendChild(el("tr", {}, [el("th", { scope: "row", text: name(w) }),
         el("td", { text: fmt(r.before[i]) }), el("td", { text: fmt(r.output[p]) })]));
     });
-    ui.diff.textContent = r.maxDiff.toExponential(1);
+    ui.diff.textContent = CourseWidgets.difference(r.maxDiff);
     ui.diff.dataset.value = String(r.maxDiff);
     const row = r.weights[sel], top = row.indexOf(Math.max.apply(null, row));
     const even = row.every(function (x) { return Math.abs(x - row[0]) < 1e-12; });
