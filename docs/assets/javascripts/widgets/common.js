@@ -158,14 +158,11 @@ window.CourseWidgets = (function () {
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", loadScripts);
   else loadScripts();
 
-  // a difference as the lessons write it: exactly 0, a rounding-sized one as a power of ten
-  // (2.2 × 10⁻¹⁶, as the drawing code's power_of_ten), otherwise three decimals (0.936)
+  // a difference as the lessons write it: 0, 2.2 × 10⁻¹⁶ (drawing's power_of_ten), 0.936
   function difference(x) {
-    if (x === 0) return "0";
-    if (Math.abs(x) >= 1e-3) return x.toFixed(3);
-    const parts = x.toExponential(1).split("e"), sup = "⁰¹²³⁴⁵⁶⁷⁸⁹";
-    const power = String(Number(parts[1])).replace("-", "⁻").replace(/[0-9]/g, function (c) { return sup[Number(c)]; });
-    return parts[0] + " × 10" + power;
+    if (x === 0 || Math.abs(x) >= 1e-3) return x ? x.toFixed(3) : "0";
+    const p = x.toExponential(1).split("e");
+    return p[0] + " × 10" + p[1].replace("+", "").replace(/./g, function (c) { return "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]; });
   }
 
   return { register: register, el: el, lang: lang, data: data, difference: difference,
