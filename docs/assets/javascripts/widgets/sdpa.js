@@ -17,7 +17,7 @@
       blocked: "가린 칸은 −∞, 소프트맥스 뒤에는 0입니다.",
       row: function (i) { return "쿼리 " + i; }, col: function (j) { return "키 " + j; },
       dim: function (j) { return "성분 " + j; },
-      sweep: "dₖ를 키우면: 무작위 쿼리·키 4개(평균 0, 분산 1)에서 각 행의 최대 가중치의 평균",
+      sweep: function (L) { return "dₖ를 키우면: 무작위 쿼리와 키 " + L + "개씩(성분은 −√3~√3에 고르게 퍼져 평균 0, 분산 1)에서 각 행의 최대 가중치를 평균한 값"; },
       dk: "dₖ", scaled: "√dₖ로 나눔", unscaled: "나누지 않음",
       peak: function (d, s, u) { return "dₖ = " + d + ": 나누면 " + s + ", 나누지 않으면 " + u; },
     },
@@ -29,7 +29,7 @@
       blocked: "Blocked cells are −∞, and 0 after the softmax.",
       row: function (i) { return "query " + i; }, col: function (j) { return "key " + j; },
       dim: function (j) { return "component " + j; },
-      sweep: "As dₖ grows: 4 random queries and keys (mean 0, variance 1), each row's largest weight, averaged",
+      sweep: function (L) { return "As dₖ grows: " + L + " random queries and " + L + " keys (components spread evenly over −√3 to √3: mean 0, variance 1), each row's largest weight, averaged"; },
       dk: "dₖ", scaled: "divided by √dₖ", unscaled: "not divided",
       peak: function (d, s, u) { return "dₖ = " + d + ": " + s + " divided, " + u + " not divided"; },
     },
@@ -137,7 +137,7 @@
     root.replaceChildren(el("p", { class: "widget-title", text: t.title }),
       el("div", { class: "widget-controls" }, [ui.prev, ui.next, el("label", { for: ui.mask.id, text: t.mask }), ui.mask]),
       ui.where, el("div", { class: "widget-scroll" }, [ui.view]), ui.note,
-      el("p", { class: "widget-label", text: t.sweep }),
+      el("p", { class: "widget-label", text: t.sweep(sweep.L) }),
       el("div", { class: "widget-controls" }, [el("label", { for: ui.dk.id, text: t.dk }), ui.dk, ui.dkValue]),
       ui.bars[0].row, ui.bars[1].row, ui.sweepStatus);
     return ui;
