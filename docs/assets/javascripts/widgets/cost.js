@@ -31,7 +31,7 @@
       rows: { cache: "KV 캐시 사용", no_cache: "캐시 없음" },
       kvCols: [null, "KV 캐시 사용", "캐시 없음"], kvCorner: "계산한 양",
       kvRows: { positions: "이번 단계에 계산하는 위치", entries: "이번 단계의 점수 (헤드 하나, 층 하나)",
-                total_positions: "1단계부터 위치 합", total_entries: "1단계부터 점수 합" },
+                total_positions: "1단계부터 계산한 위치의 합", total_entries: "1단계부터 매긴 점수의 합" },
       kvNote: function (t, c, n) {
         return "캐시를 쓰면 투영과 피드포워드 신경망은 새 위치 하나만 계산하지만, 어텐션은 여전히 새 쿼리로 저장된 키 " + t +
           "개 모두의 점수를 냅니다. 점수는 단계마다 t에 비례해 늘고, 1단계부터 합치면 " + c +
