@@ -43,7 +43,7 @@ def tables(results: dict) -> dict:
 
 LABELS = {
     "ko": {
-        "title": '어텐션의 비용: n², 메모리, KV 캐시',
+        "title": '어텐션의 비용: L², 메모리, KV 캐시',
         # table headers
         "col_L": "길이 L (토큰)",
         "col_entries": "L² (항목 수)",
@@ -93,7 +93,7 @@ LABELS = {
         "memory_profiler": "PyTorch 프로파일러가 기록한 메모리 할당",
     },
     "en": {
-        "title": 'What attention costs: n², memory, the KV cache',
+        "title": 'What attention costs: L², memory, the KV cache',
         # table headers
         "col_L": "length L (tokens)",
         "col_entries": "L² (entries)",
