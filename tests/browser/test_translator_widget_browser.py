@@ -23,7 +23,7 @@ LESSON = "lessons/why-attention/"
 PAGES = {"ko": LESSON, "en": "en/" + LESSON}
 TRANSLATOR = '.widget[data-widget="translator"]'
 BOTTLENECK = '.widget[data-widget="bottleneck"]'
-END = {"ko": "(끝)", "en": "(end)"}
+END = {"ko": "EOS (끝)", "en": "EOS (end)"}
 SUBJECT = {"ko": "주어", "en": "Subject"}
 LENGTH = {"ko": "문장 길이 (단어 수)", "en": "Sentence length (words)"}
 PICKERS = ("adverb", "subj", "subj_adj", "verb", "obj", "obj_adj")  # each depends on the ones before

@@ -200,13 +200,41 @@ def test_words_follow_the_results(tiny_outcome):
     assert words["fewest_samples"] == {"ko": "고정 학습률", "en": "the constant learning rate"}
     assert "모두" in words["noam_reached"]["ko"] and "every seed" in words["noam_reached"]["en"]
     r.update(recipe_results({"one_cycle": 15_360, "noam": None, "constant": 15_360}))
-    assert "같습니다" in drawing.words(r)["recipes_verdict"]["ko"]
+    assert "같았지만" in drawing.words(r)["recipes_verdict"]["ko"]
     r["data"]["train_test_overlap"] = 3
     assert "3" in drawing.words(r)["no_overlap"]["en"]
     # the warm-up recipe's peak against the paper's own (7.0 × 10⁻⁴) and one-cycle's
     w = drawing.words(r)
     assert w["paper_peak"]["en"] == "7.0 × 10⁻⁴" and w["noam_over_paper"]["en"] == "36"
     assert w["noam_over_one_cycle"] == {"ko": "5", "en": "5"}
+
+
+def test_the_verdict_says_what_each_seed_did_without_repeating_the_rule():
+    """Lesson 8's verdict: the same checks on every seed, the same mean from different checks, or a
+    leader by so many checks; Korean particles follow the names (원사이클과 고정 학습률은)."""
+    from tutorial_code.experiments.drawing import reversal as drawing
+
+    def runs(means, per_seed):
+        r = recipe_results(means)
+        for k, points in per_seed.items():
+            r["recipes"][k]["runs"] = [{"samples_to_target": s} for s in points]
+        return r
+
+    same = drawing.verdict_words(
+        *(lambda r: (r, *drawing.leaders(r)))(runs({"one_cycle": 15_360, "noam": None, "constant": 15_360},
+                                                  {"one_cycle": [14_336, 16_384], "constant": [14_336, 16_384]})))
+    assert same["ko"].startswith("원사이클과 고정 학습률은 시드마다 같은 검증 지점(14,336, 16,384샘플)")
+    assert "after 14,336 and 16,384 samples" in same["en"] and same["en"].startswith("One-cycle and")
+    swapped = runs({"one_cycle": 15_360, "noam": None, "constant": 15_360},
+                   {"one_cycle": [14_336, 16_384], "constant": [16_384, 14_336]})
+    equal = drawing.verdict_words(swapped, *drawing.leaders(swapped))
+    assert "같았지만" in equal["ko"] and "different checks" in equal["en"]
+    ahead = runs({"one_cycle": 19_456, "noam": None, "constant": 15_360},
+                 {"one_cycle": [18_432, 20_480], "constant": [14_336, 16_384]})
+    one = drawing.verdict_words(ahead, *drawing.leaders(ahead))
+    assert "고정 학습률이 평균 15,360샘플로 가장 빨랐고" in one["ko"] and "(2 checks)" in one["en"]
+    for text in (same, equal, one):  # the rule itself is the page's sentence before
+        assert "검증 간격 하나(" not in text["ko"] and "no more than one check interval" not in text["en"]
 
 
 def test_visibility_masks_are_the_models_masks(tiny_outcome):

@@ -43,7 +43,7 @@ def tables(results: dict) -> dict:
 
 LABELS = {
     "ko": {
-        "title": '어텐션의 비용: n², 메모리, KV 캐시',
+        "title": '어텐션의 비용: L², 메모리, KV 캐시',
         # table headers
         "col_L": "길이 L (토큰)",
         "col_entries": "L² (항목 수)",
@@ -72,7 +72,7 @@ LABELS = {
         "fused": "융합 커널 (PyTorch SDPA)",
         "weights": "가중치 행렬 h×L×L, fp32 (계산값)",
         "square": "$L^2$에 비례 (참고선)",
-        "slope": "지수 {s:.2f}",
+        "slope": "지수 {s:.1f}",
         "fit": "지수: L = {a}~{b} 구간의 로그-로그 경사",
         "gen_title": "토큰 T개 생성 시간 ({device})",
         "N": "생성한 토큰 수 T",
@@ -93,7 +93,7 @@ LABELS = {
         "memory_profiler": "PyTorch 프로파일러가 기록한 메모리 할당",
     },
     "en": {
-        "title": 'What attention costs: n², memory, the KV cache',
+        "title": 'What attention costs: L², memory, the KV cache',
         # table headers
         "col_L": "length L (tokens)",
         "col_entries": "L² (entries)",
@@ -122,7 +122,7 @@ LABELS = {
         "fused": "fused kernel (PyTorch SDPA)",
         "weights": "weights h×L×L, fp32 (computed)",
         "square": "proportional to $L^2$ (guide)",
-        "slope": "slope {s:.2f}",
+        "slope": "slope {s:.1f}",
         "fit": "slope: log-log, from L = {a} to {b}",
         "gen_title": "Time to generate T tokens ({device})",
         "N": "tokens generated T",

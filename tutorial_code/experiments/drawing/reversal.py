@@ -16,6 +16,7 @@ from . import plotting
 from .heatmap import head_grid, heatmap
 from .tables import column, headers
 from .norm_placement import power_of_ten
+from ..common.ko_en_grammar import has_batchim
 
 
 def recipe_name(key: str, rec: dict) -> str:
@@ -122,9 +123,12 @@ LABELS = {
         # words(): comparatives and yes/no, chosen from the results
         "schedule_one_cycle": "원사이클", "schedule_noam": "논문의 웜업", "schedule_constant": "고정 학습률",
         "name_join": "·", "tie": "무승부 ({names})",
-        "verdict_equal": "모든 시드에서 기준에 닿은 레시피 가운데 {names}의 평균 필요 샘플이 {mean:,.0f}개로 같습니다. 시드 {n}개로는 어느 쪽이 더 빠르다고 할 수 없습니다.",
-        "verdict_one": "모든 시드에서 기준에 닿은 레시피 가운데 평균 샘플이 가장 적은 것은 {name}입니다. 다음 레시피와의 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)보다 큽니다.",
-        "verdict_tie": "모든 시드에서 기준에 닿은 레시피 가운데 {names} 사이의 평균 필요 샘플 차이는 {diff:,.0f}샘플로, 검증 간격 하나({check:,}샘플)를 넘지 않습니다. 시드 {n}개로는 어느 쪽이 더 빠른지 가릴 수 없으므로 무승부로 봅니다.",
+        "verdict_same": "{names}{topic} 시드마다 같은 검증 지점({points}샘플)에서 기준에 닿았습니다. 이 간격으로 재서는 {count} 레시피의 빠르기를 가를 수 없습니다.",
+        "verdict_equal": "{names}{topic} 평균 {mean:,.0f}샘플로 같았지만, 시드별로 기준에 닿은 지점은 달랐습니다({per}). 시드 {n}개로는 어느 쪽이 빠르다고 할 수 없습니다.",
+        "verdict_one": "시드마다 기준에 닿은 레시피 가운데 {name}{subject} 평균 {mean:,.0f}샘플로 가장 빨랐고, 다음 레시피보다 {diff:,.0f}샘플(검증 {steps:g}번 분량) 앞섰습니다.",
+        "verdict_only": "시드마다 기준에 닿은 레시피는 {name}뿐이고, 평균 {mean:,.0f}샘플이 들었습니다.",
+        "verdict_tie": "{names}{topic} 평균 {diff:,.0f}샘플 차이로, 검증 간격 하나 안이라 무승부입니다({per}).",
+        "per_seed": "{name} {points}",
         "verdict_none": "모든 시드에서 기준에 닿은 레시피가 없습니다.",
         "reached_all": "시드 {n}개 모두 한도 안에 기준에 닿았습니다",
         "reached_none": "어느 시드도 한도 안에 기준에 닿지 못했습니다",
@@ -187,9 +191,12 @@ LABELS = {
         # words(): comparatives and yes/no, chosen from the results
         "schedule_one_cycle": "one-cycle", "schedule_noam": "the paper's warm-up", "schedule_constant": "the constant learning rate",
         "name_join": " and ", "tie": "a tie ({names})",
-        "verdict_equal": "Of the recipes that reached the target on every seed, {names} needed the same mean number of samples, {mean:,.0f}: with {n} seeds, neither is faster.",
-        "verdict_one": "Of the recipes that reached the target on every seed, {name} needed the fewest samples on average, {diff:,.0f} fewer than the next: more than one check interval ({check:,} samples).",
-        "verdict_tie": "Of the recipes that reached the target on every seed, {names} differ by {diff:,.0f} samples on average, no more than one check interval ({check:,} samples). With {n} seeds that cannot tell which is faster, so we call it a tie.",
+        "verdict_same": "{Names} reached the target at the same checks on every seed (after {points} samples): at this interval the {count} recipes cannot be told apart.",
+        "verdict_equal": "{Names} needed the same mean, {mean:,.0f} samples, but reached the target at different checks on each seed ({per}): with {n} seeds, neither is faster.",
+        "verdict_one": "Of the recipes that reached the target on every seed, {name} was fastest, {mean:,.0f} samples on average, {diff:,.0f} samples ({steps:g} checks) ahead of the next.",
+        "verdict_only": "Only {name} reached the target on every seed, after {mean:,.0f} samples on average.",
+        "verdict_tie": "{Names} are {diff:,.0f} samples apart on average, within one check interval: a tie ({per}).",
+        "per_seed": "{name} {points}",
         "verdict_none": "No recipe reached the target on every seed.",
         "reached_all": "reached the target within the cap on every seed ({n} of {n})",
         "reached_none": "did not reach the target within the cap on any seed",
@@ -354,22 +361,60 @@ def leaders(r: dict) -> tuple[list[str], float | None]:
     return tied, (min(rest) - best) if rest else None
 
 
+def korean_list(names: list[str]) -> str:
+    """원사이클과 고정 학습률; three or more: 원사이클, 논문의 웜업과 고정 학습률."""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-2] + [names[-2] + ("과" if has_batchim(names[-2]) else "와") + " " + names[-1]])
+
+
+def verdict_words(r: dict, tied: list[str], diff: float | None) -> dict:
+    """Lesson 8's verdict on the recipes: who reached the target first, with each seed's check.
+
+    The page explains the tie rule just before; this sentence says what the runs did: the same
+    checks on every seed, the same mean from different checks, a tie within one interval, or
+    a leader and by how many checks.
+    """
+    if not tied:
+        return head("verdict_none")
+    check, recipes = r["check_every"], r["recipes"]
+
+    def seeds(k):  # each seed's samples to the target, when the results carry the runs
+        return [run["samples_to_target"] for run in recipes[k].get("runs", [])]
+
+    def points(k, lang):  # 14,336, 16,384 / 14,336 and 16,384
+        text = [f"{s:,}" for s in seeds(k)]
+        return ", ".join(text) if lang == "ko" or len(text) < 2 else ", ".join(text[:-1]) + " and " + text[-1]
+
+    out = {}
+    for lang in LABELS:
+        t = LABELS[lang]
+        names = [t[f"schedule_{k}"] for k in tied]
+        joined = korean_list(names) if lang == "ko" else t["name_join"].join(names)
+        topic = ("은" if has_batchim(joined) else "는") if lang == "ko" else ""
+        subject = ("이" if has_batchim(names[0]) else "가") if lang == "ko" else ""
+        mean = recipes[tied[0]]["mean_samples_to_target"]
+        per = "; ".join(t["per_seed"].format(name=n, points=points(k, lang)) for n, k in zip(names, tied))
+        common = dict(names=joined, Names=joined[:1].upper() + joined[1:], topic=topic, subject=subject,
+                      mean=mean, n=r["compare_seeds"], per=per)
+        if len(tied) > 1:
+            same = all(seeds(k) == seeds(tied[0]) for k in tied) and seeds(tied[0])
+            kind = "verdict_same" if same else "verdict_equal" if diff == 0 else "verdict_tie"
+            count = {"ko": {2: "두", 3: "세"}, "en": {2: "two", 3: "three"}}[lang].get(len(tied), str(len(tied)))
+            out[lang] = t[kind].format(points=points(tied[0], lang), count=count, diff=diff, **common)
+        elif diff is None:
+            out[lang] = t["verdict_only"].format(name=names[0], **common)
+        else:
+            out[lang] = t["verdict_one"].format(name=names[0], diff=diff, steps=round(diff / check * 2) / 2, **{
+                k: v for k, v in common.items() if k != "names"})
+    return out
+
+
 def words(r: dict) -> dict:
     """Comparatives and yes/no phrases for lesson 8, in both languages, chosen from the results."""
-    check = r["check_every"]
     tied, diff = leaders(r)
     names = {lang: [LABELS[lang][f"schedule_{k}"] for k in tied] for lang in LABELS}
-    if not tied:
-        verdict = head("verdict_none")
-    elif len(tied) > 1:
-        kind = "verdict_equal" if diff == 0 else "verdict_tie"   # an exact equality says so
-        mean = r["recipes"][tied[0]]["mean_samples_to_target"]
-        verdict = {lang: LABELS[lang][kind].format(
-            names=LABELS[lang]["name_join"].join(names[lang]), diff=diff, check=check, n=r["compare_seeds"],
-            mean=mean) for lang in LABELS}
-    else:
-        verdict = {lang: LABELS[lang]["verdict_one"].format(name=names[lang][0], diff=diff or 0, check=check)
-                   for lang in LABELS}
+    verdict = verdict_words(r, tied, diff)
     if len(tied) == 1:
         fewest = {lang: names[lang][0] for lang in LABELS}
     elif tied:

@@ -56,7 +56,7 @@ def words(results: dict) -> dict:
 
 # decoder rows by what they write, in the symbols of the word-order table (the same in both languages)
 # (a code span, so that the page shows the end token rather than reading it as an HTML tag)
-ROW_NAMES = {"verb": "V", "other": "S · O · Adj · Adv", "the": "the", "end": "`</s>`"}
+ROW_NAMES = {"verb": "V", "other": "S · O · Adj · Adv", "the": "the", "end": "EOS"}  # the end token, named as the lessons name it
 
 
 LABELS = {
@@ -77,7 +77,7 @@ LABELS = {
         "col_verb_weight": "동사 열의 평균 가중치",
         "src": "한국어 입력 (인코더)",
         "tgt": "만들어 내는 영어 단어 (디코더)",
-        "eos": "(끝)",
+        "eos": "EOS",
         "mean_title": "크로스 어텐션 (마지막 층, 헤드 평균)",
         "grid_title": "층 × 헤드별 크로스 어텐션",
         "layer": "층 {l}",
@@ -111,7 +111,7 @@ LABELS = {
         "col_verb_weight": "mean weight on the verb's column",
         "src": "Korean source (encoder)",
         "tgt": "English word being produced (decoder)",
-        "eos": "(end)",
+        "eos": "EOS",
         "mean_title": "Cross-attention (last layer, mean over heads)",
         "grid_title": "Cross-attention by layer × head",
         "layer": "layer {l}",

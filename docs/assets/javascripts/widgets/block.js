@@ -23,8 +23,8 @@
         norm: "층 정규화", output: "다음 블록으로", final: "마지막 블록 뒤에만: 층 정규화",
       },
       note: {
-        post: "더한 결과가 매번 층 정규화를 지납니다. 입력에서 출력까지의 본선이 하위 층마다 한 번씩 정규화에 끊깁니다.",
-        pre: "층 정규화는 하위 층으로 들어가는 가지에만 있고, 본선은 더하기만 이어집니다. 블록의 파라미터 수는 같고, 모델 끝에 층 정규화 하나(2D개)가 더 붙습니다.",
+        post: "더한 결과가 매번 층 정규화를 지납니다. 입력에서 출력까지 이어지는 본선(잔차 경로)이 하위 층마다 한 번씩 정규화에 끊깁니다.",
+        pre: "층 정규화는 하위 층으로 들어가는 가지에만 있고, 본선은 더하기만 이어집니다. 블록의 파라미터 수는 같고, 모델 끝에 층 정규화 하나(파라미터 2D개)가 더 붙습니다.",
       },
     },
     en: {
@@ -41,8 +41,8 @@
         norm: "layer normalization", output: "to the next block", final: "after the last block only: layer normalization",
       },
       note: {
-        post: "Every sum goes through a layer norm: the main path from input to output is cut by a normalization after each sub-layer.",
-        pre: "The layer norm sits only on the branch into each sub-layer; the main path is nothing but additions. The block has the same parameter count; the model gets one more layer norm (2D) at its end.",
+        post: "Every sum goes through a layer norm: the residual path from input to output is cut by a normalization after each sub-layer.",
+        pre: "The layer norm sits only on the branch into each sub-layer; the residual path is nothing but additions. The block has the same parameter count; the model gets one more layer norm (2D parameters) at its end.",
       },
     },
   };

@@ -16,7 +16,7 @@
       point: "학습 지점", layer: "층", head: "헤드",
       layerName: function (l) { return l + "층"; }, headName: function (h) { return "헤드 " + h; },
       headMean: "헤드 평균",
-      position: function (k, n, s) { return "지점 " + k + "/" + n + ": 학습 샘플 " + s.toLocaleString("ko-KR") + "개 뒤"; },
+      position: function (k, n, s) { return "지점 " + k + "/" + n + ": 학습 샘플 " + s.toLocaleString("ko-KR") + "개를 본 뒤"; },
       summary: function (exact, mirror) {
         return "검증 완전 일치율(교사 강요) " + (exact * 100).toFixed(1) + "%, 이 입력의 거울 위치 가중치 " + mirror.toFixed(2);
       },
@@ -33,7 +33,7 @@
       headMean: "head mean",
       position: function (k, n, s) { return "point " + k + " of " + n + ": after " + s.toLocaleString("en-US") + " training samples"; },
       summary: function (exact, mirror) {
-        return "validation exact match (teacher forcing) " + (exact * 100).toFixed(1) + " %, weight on this input's mirrored positions " + mirror.toFixed(2);
+        return "validation exact match (teacher forcing) " + (exact * 100).toFixed(1) + "%, weight on this input's mirrored positions " + mirror.toFixed(2);
       },
       output: "Greedy output at this point", right: "Reversed correctly.", wrong: "Not reversed correctly yet.",
       caption: function (l, h) {

@@ -158,6 +158,13 @@ window.CourseWidgets = (function () {
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", loadScripts);
   else loadScripts();
 
-  return { register: register, el: el, lang: lang, data: data,
+  // a difference as the lessons write it: 0, 2.2 × 10⁻¹⁶ (drawing's power_of_ten), 0.936
+  function difference(x) {
+    if (x === 0 || Math.abs(x) >= 1e-3) return x ? x.toFixed(3) : "0";
+    const p = x.toExponential(1).split("e");
+    return p[0] + " × 10" + p[1].replace("+", "").replace(/./g, function (c) { return "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]; });
+  }
+
+  return { register: register, el: el, lang: lang, data: data, difference: difference,
            matrixTable: matrixTable, weightCell: weightCell, options: options, steadyHeight: steadyHeight };
 })();

@@ -1,5 +1,5 @@
-// Lesson 9 widgets: an n² calculator (a document of N tokens: entries and float32 memory of one
-// L × L matrix, of a whole model, the ratio to N/2, and attention-score work apart from the work
+// Lesson 9 widgets: an L² calculator (a document of L tokens: entries and float32 memory of one
+// L × L matrix, of a whole model, the ratio to L/2, and attention-score work apart from the work
 // of projections and the feed-forward network), and a KV-cache step counter (work per
 // generation step with and without the cache).
 //
@@ -15,13 +15,13 @@
       n2Title: "문서 길이로 어텐션 비용 계산하기",
       N: "문서 길이 L (토큰)", model: "모델",
       models: { course: "이 강좌의 기준 모델", base: "2017 논문의 기본 모델", gpt2: "GPT-2 small" },
-      sizes: function (m) { return "D " + m.D + ", 헤드 " + m.h + ", 층 " + m.layers + ", d_ff " + m.d_ff; },
+      sizes: function (m) { return "D " + m.D + ", 헤드 " + m.h + "개, 층 수 N = " + m.layers + ", d_ff " + m.d_ff; },
       one: "점수 행렬 하나 (헤드 하나, 층 하나)",
       all: function (h, n) { return "모델 전체 (헤드 " + h + "개 × 어텐션 하위 층 " + n + "개)"; },
       entries: "개", memory: "float32 메모리",
-      ratio: function (half) { return "길이 " + half + "(L/2)와 비교한 항목 수"; },
+      ratio: function (half) { return "길이가 절반(L/2 = " + half + ")일 때와 비교한 항목 수"; },
       work: "층 하나의 곱셈-덧셈 수",
-      cols: ["계산", "곱셈-덧셈", "L/2와 비교", "비율"],
+      cols: ["계산", "곱셈-덧셈", "L/2 대비", "비율"],
       parts: { scores: "어텐션 점수 QKᵀ와 가중합", projections: "투영 W_Q, W_K, W_V, W_O", ffn: "피드포워드 신경망" },
       times: function (x) { return x + "배"; },
       bad: function (v) { return "L에는 2부터 1,048,576까지의 짝수를 넣으세요(절반 길이와 비교합니다). 지금 입력: “" + v + "”"; },
@@ -31,10 +31,10 @@
       rows: { cache: "KV 캐시 사용", no_cache: "캐시 없음" },
       kvCols: [null, "KV 캐시 사용", "캐시 없음"], kvCorner: "계산한 양",
       kvRows: { positions: "이번 단계에 계산하는 위치", entries: "이번 단계의 점수 (헤드 하나, 층 하나)",
-                total_positions: "1단계부터 위치 합", total_entries: "1단계부터 점수 합" },
+                total_positions: "1단계부터 계산한 위치의 합", total_entries: "1단계부터 매긴 점수의 합" },
       kvNote: function (t, c, n) {
-        return "캐시를 쓰면 투영과 피드포워드 신경망은 새 위치 하나만 계산하지만, 어텐션은 여전히 키 " + t +
-          "개 전부와 점수를 매깁니다. 점수는 단계마다 t에 비례해 늘고, 1단계부터 합치면 " + c +
+        return "캐시를 쓰면 투영과 피드포워드 신경망은 새 위치 하나만 계산하지만, 어텐션은 여전히 새 쿼리로 저장된 키 " + t +
+          "개 모두의 점수를 냅니다. 점수는 단계마다 t에 비례해 늘고, 1단계부터 합치면 " + c +
           "개로 t²에 비례합니다. 캐시가 없으면 단계마다 t × t개, 합계 " + n + "개입니다.";
       },
       kvStatus: function (t, c, n) { return "t = " + t + ": 이번 단계 점수 " + c + "개(캐시) 대 " + n + "개(캐시 없음)"; },
@@ -43,11 +43,11 @@
       n2Title: "Work out the attention cost from a document's length",
       N: "Document length L (tokens)", model: "Model",
       models: { course: "This course's reference model", base: "The 2017 paper's base model", gpt2: "GPT-2 small" },
-      sizes: function (m) { return "D " + m.D + ", " + m.h + " heads, " + m.layers + " layers, d_ff " + m.d_ff; },
+      sizes: function (m) { return "D " + m.D + ", " + m.h + " heads, N = " + m.layers + " layers, d_ff " + m.d_ff; },
       one: "One score matrix (one head, one layer)",
       all: function (h, n) { return "The whole model (" + h + " heads × " + n + " attention sub-layers)"; },
       entries: " entries", memory: "float32 memory",
-      ratio: function (half) { return "Entries against length " + half + " (L/2)"; },
+      ratio: function (half) { return "Entries against half the length (L/2 = " + half + ")"; },
       work: "Multiply-adds of one layer",
       cols: ["Computation", "Multiply-adds", "Against L/2", "Share"],
       parts: { scores: "Attention scores QKᵀ and weighted sum", projections: "Projections W_Q, W_K, W_V, W_O", ffn: "Feed-forward network" },
@@ -62,7 +62,7 @@
                 total_positions: "Positions since step 1", total_entries: "Scores since step 1" },
       kvNote: function (t, c, n) {
         return "With the cache the projections and the feed-forward network compute only the new position, but attention " +
-          "still scores all " + t + " keys: the scores per step grow in proportion to t, and since step 1 they add up to " +
+          "still scores the new query against all " + t + " stored keys: the scores per step grow in proportion to t, and since step 1 they add up to " +
           c + ", in proportion to t². Without a cache each step scores t × t entries, " + n + " in all.";
       },
       kvStatus: function (t, c, n) { return "t = " + t + ": scores this step " + c + " (cache) against " + n + " (no cache)"; },
@@ -170,7 +170,7 @@
       el("div", { class: "widget-map" }, [el("table", { class: "widget-table" }, [el("thead", {}, [head]), ui.body])]),
       ui.bars, ui.note, ui.status);
 
-    // step t reads t tokens: with the cache only the newest goes through the layers and its one
+    // step t reads t tokens (t runs to d.N, the steps the widget offers): with the cache only the newest goes through the layers and its one
     // query meets t keys; without it all t positions run again and score a t × t matrix
     function step(t, cached) {
       return cached ? { positions: 1, entries: t, total_positions: t, total_entries: t * (t + 1) / 2 }

@@ -21,7 +21,7 @@
     en: {
       title: "Move the query slip yourself",
       plane: "Query plane. Arrow keys move the query.",
-      presets: "Slips of the example", one: "Topic 1 only", both: "Curious about both", q: function (i) { return "Query component " + i; },
+      presets: "The example's slips", one: "Topic 1 only", both: "Curious about both", q: function (i) { return "Query component " + i; },
       scale: "Divide by √dₖ", stretch: function (f) { return "Query and keys " + f + "× longer"; },
       book: function (i) { return "Book " + i; }, dot: "Dot product q·k", score: "Score", weight: "Attention weight",
       output: "Output Σ wᵢvᵢ", query: "Query",

@@ -174,10 +174,10 @@
           el("td", { class: "widget-vector", text: "(" + row.map(function (x) { return x.toFixed(2); }).join(", ") + ")" })]));
       });
       buttons.forEach(function (b, i) { b.setAttribute("aria-pressed", String(i === step)); });
-      show(ui.diff, diff, diff.toExponential(1));
+      show(ui.diff, diff, CourseWidgets.difference(diff));
       ui.text.textContent = t.stepText[step];
       root.dataset.step = String(step);
-      ui.status.textContent = t.steps[step] + ": " + t.diff + " " + diff.toExponential(1);
+      ui.status.textContent = t.steps[step] + ": " + t.diff + " " + CourseWidgets.difference(diff);
     }
 
     buttons.forEach(function (b, i) { b.addEventListener("click", function () { render(i); }); });

@@ -10,7 +10,7 @@
   const LABELS = {
     ko: {
       title: "단어를 눌러 셀프 어텐션 보기",
-      sentence: "문장 (단어를 누르면 그 단어의 가중치와 출력)", causal: "인과 마스크", position: "위치 정보 더하기 (사인파 위치 인코딩)",
+      sentence: "문장 (단어를 누르면 그 단어의 가중치와 출력)", causal: "인과 마스크", position: "위치 정보 더하기 (6강의 사인파 위치 인코딩)",
       shuffle: "단어 섞기", reset: "원래 순서", features: ["동물", "음식", "동작", "지시어"],
       weights: "어텐션 가중치 (행: 쿼리, 열: 키)",
       output: function (w) { return "‘" + w + "’의 출력"; },
@@ -21,7 +21,7 @@
     },
     en: {
       title: "Click a word to see its self-attention",
-      sentence: "Sentence (click a word for its weights and output)", causal: "Causal mask", position: "Add position information (sinusoidal positional encoding)",
+      sentence: "Sentence (click a word for its weights and output)", causal: "Causal mask", position: "Add position information (lesson 6's sinusoidal positional encoding)",
       shuffle: "Shuffle the words", reset: "Original order", features: ["animal", "food", "action", "demonstrative"],
       weights: "Attention weights (rows: queries, columns: keys)",
       output: function (w) { return "Output of “" + w + "”"; },
@@ -98,7 +98,7 @@
       ui.compare.appendChild(el("tr", {}, [el("th", { scope: "row", text: name(w) }),
         el("td", { text: fmt(r.before[i]) }), el("td", { text: fmt(r.output[p]) })]));
     });
-    ui.diff.textContent = r.maxDiff.toExponential(1);
+    ui.diff.textContent = CourseWidgets.difference(r.maxDiff);
     ui.diff.dataset.value = String(r.maxDiff);
     const row = r.weights[sel], top = row.indexOf(Math.max.apply(null, row));
     const even = row.every(function (x) { return Math.abs(x - row[0]) < 1e-12; });
