@@ -42,6 +42,13 @@ BANNED = {
         (r"학습한\s*LSTM은 훨씬 잘 버팁니다", "9강의 결과대로: 예산 안에서 찍기 수준"),
         (r"문서 길이 N", "길이는 L"),
         (r"f가 어떻든 항등 행렬", "Pre-LN에서만: 잔차 경로에 다른 것이 없을 때"),
+        (r"키(와|·)\s?값", "키와 밸류 (용어집: value는 밸류)"),
+        (r"부분층", "하위 층 (sublayer)"),
+        (r"N/2와 비교", "L/2 (길이는 L, 위젯의 이름 그대로)"),
+        (r"(피드포워드 신경망의|투영|모듈의)\s*가중치", "파라미터 (가중치는 어텐션 가중치만)"),
+        (r"가능한 최고\W{0,2}를 넘지 못", "최고와 거의 같다 (표본 잡음만큼 넘는 길이가 있음)"),
+        (r"헤드 수와 층 수", "헤드 수와 어텐션 하위 층 수 (인코더–디코더는 크로스 어텐션까지)"),
+        (r"같은 생각입니다", "같은 방식입니다 ('생각'은 사람에게만)"),
     ],
     "en": [
         (r"loses twice", "the two reasons why it fails"),
@@ -55,6 +62,10 @@ BANNED = {
         (r"a trained LSTM holds on much better", "as lesson 9 found: at chance within the budget"),
         (r"whatever \$f\$ does, the identity", "pre-LN only: nothing else on the residual path"),
         (r"same initial weights", "same initial parameters"),
+        (r"against N/2", "L/2: length is L, as the widget says"),
+        (r"never gets past", "stays at the ceiling within sampling noise"),
+        (r"number of heads and layers", "heads and attention sub-layers (cross-attention counts)"),
+        (r"(projection|module's) weights|copies the weights", "parameters (weights are attention weights)"),
     ],
 }
 
@@ -142,3 +153,43 @@ def test_terms_before_their_lesson_are_introduced(lang):
             if not re.search(r"(토큰|token)\s*$", before):
                 bad.append(f"{hit[0]}: «{term}» is used before it is explained")
     assert not bad, "\n".join(bad)
+
+
+# ---------------------------------------------------------------- names no lesson introduces
+
+# code bases a student meets only if a lesson introduces them: a check question may name one
+# only when some lesson's prose (not a formula or a code block) names it too
+LIBRARY_NAMES = ["minGPT", "nanoGPT", "llm.c", "Hugging Face"]
+
+
+def prose_only(text: str) -> str:
+    """Text without code blocks and formulas."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return re.sub(r"\$\$.*?\$\$|\$[^$\n]*\$", "", text, flags=re.S)
+
+
+def lesson_prose(lang: str) -> str:
+    return prose_only("\n".join((DOCS / lang / "lessons" / f"{lesson.slug}.md").read_text(encoding="utf-8")
+                                for lesson in LESSONS))
+
+
+def test_questions_name_only_what_a_lesson_introduces():
+    prose = {lang: lesson_prose(lang) for lang in ("ko", "en")}
+    found = []
+    for path in sorted(QUESTIONS.glob("*.yml")):
+        text = path.read_text(encoding="utf-8")
+        for name in LIBRARY_NAMES:
+            if name in text and not all(name in p for p in prose.values()):
+                found.append(f"{path.name}: «{name}» is named by no lesson; ask with what the lessons teach")
+    assert not found, "\n".join(found)
+
+
+def test_the_checks_can_fail():
+    """The patterns above find what they were written against."""
+    samples = {"ko": ["쿼리와 키·값은", "피드포워드 신경망의 가중치가", "'N/2와 비교'가",
+                      "\"순서 없이 가능한 최고\"를 넘지 못한다", "헤드 수와 층 수(그리고"],
+               "en": ["\"against N/2\" says", "the accuracy never gets past", "copies the weights of"]}
+    for lang, texts in samples.items():
+        for sample in texts:
+            assert any(re.search(p, sample) for p, _ in BANNED[lang]), sample
+    assert "minGPT" not in prose_only("$$\\text{Pre-LN (GPT-2, minGPT)}$$ and\n```\nminGPT\n```")
