@@ -79,7 +79,7 @@
     return b >= 1024 * MIB ? fmt(b / (1024 * MIB)) + " GiB" : fmt(b / MIB) + " MiB";
   }
 
-  // what one layer multiplies and adds for a sequence of n tokens (n may be N/2)
+  // what one layer multiplies and adds for a sequence of n tokens (n is L, or L/2 for the ratio column)
   function work(n, m) {
     return { scores: 2 * n * n * m.D, projections: n * 4 * m.D * m.D, ffn: n * 2 * m.D * m.d_ff };
   }
