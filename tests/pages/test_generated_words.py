@@ -100,11 +100,11 @@ def test_rounding_is_said_as_the_same_value_or_with_the_old_one():
 
 
 def test_the_noise_of_one_seed_comes_from_the_number_of_test_sequences():
-    from tutorial_code.experiments import first_cell
-    from tutorial_code.experiments.drawing import first_cell as drawing
+    from tutorial_code.experiments import lstm_vs_attention
+    from tutorial_code.experiments.drawing import lstm_vs_attention as drawing
     long = {"lengths": [25], "at": {"25": {"solved_seeds": 0, "seeds": 2}}}
     w = drawing.words({"lstm": {"long": long}})
-    assert w["noise"]["en"] == f"±{(0.25 / first_cell.Config().n_test) ** 0.5:.3f}" == "±0.016"
+    assert w["noise"]["en"] == f"±{(0.25 / lstm_vs_attention.Config().n_test) ** 0.5:.3f}" == "±0.016"
 
 
 def test_the_model_size_sentences_come_from_the_counted_page_data():

@@ -1,6 +1,6 @@
 """The live widgets of lessons 2–7: their inputs and the states the browser tests check.
 
-Built from the figures experiment's ``Config`` and results (:mod:`.widgets_attention` for
+Built from the worked_examples experiment's ``Config`` and results (:mod:`.widgets_attention` for
 lessons 2–4, :mod:`.widgets_architecture` for lessons 5–7); and the paper's two models counted
 block by block for lesson 7 (:mod:`.model_sizes`).
 """
