@@ -18,7 +18,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from coursebuild import editions, handouts, pages
+from coursebuild import editions, experiment_results, handouts
 from coursebuild import workarounds as wa
 from coursebuild.course import LESSONS
 from coursebuild.paths import DEFAULT_OUT
@@ -31,7 +31,7 @@ CACHE = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT) / "hando
 def _made(config) -> dict:
     state = wa.build_state(config, "handouts")
     if "files" not in state:
-        report = pages.report(config)
+        report = experiment_results.report(config)
         figures = {(lang, o.name, stem): path for o in report.outcomes for lang in ("ko", "en")
                    for stem, path in o.figure_paths(lang).items()}
 
@@ -43,7 +43,7 @@ def _made(config) -> dict:
 
         start = time.perf_counter()
         edition = config.extra.get("edition", editions.DEFAULT)
-        results = pages.data_from_report(report)
+        results = experiment_results.data_from_report(report)
         try:
             done = handouts.build(CACHE / "site", results, figure_path, cache=CACHE / "cache",
                                   edition=edition)

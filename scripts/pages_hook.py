@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from coursebuild import editions, glossary, markers, pages
+from coursebuild import editions, experiment_results, glossary, markers
 from coursebuild.workarounds import page_language
 
 ANSWER_KEY = "teaching/answer-key.md"  # the instructors' page, in each language folder
@@ -42,7 +42,7 @@ def on_page_content(html, page, config, files):
 
 def context(page, config, files, lang: str, markdown: str) -> markers.Context:
     return markers.Context(lang=lang, page=source_name(page, config), src_uri=page.file.src_uri,
-                           results=pages.data_from_report(pages.report(config)),
+                           results=experiment_results.data_from_report(experiment_results.report(config)),
                            answer_key_url=answer_key_url(page, files),
                            line_offset=front_matter_lines(page, markdown),
                            edition=config.extra.get("edition", "open"),

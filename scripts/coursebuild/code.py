@@ -4,7 +4,7 @@ The marker (a block kind of :mod:`coursebuild.markers`: alone on its line, inden
 module of the package (dotted, relative to ``tutorial_code``) and, optionally, a top-level
 function, class or constant (``NAME = ...``) in it; it becomes a fenced Python block with that
 object's source, decorators included, exactly as it stands in the file. A name that a module
-imports from another module of the package (``experiments.first_cell`` imports
+imports from another module of the package (``experiments.lstm_vs_attention`` imports
 ``FirstCellTransformer`` from ``classifiers``) is followed to where it is defined, so a moved
 object keeps its old address. An unknown module or name fails the build with the closest name
 that exists. The notebooks' ``# [[code:…]]`` lines (:mod:`coursebuild.notebooks`) use

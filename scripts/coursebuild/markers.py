@@ -47,7 +47,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import code, editions, glossary, nav, pages, plan, questions, reading, references, selfcheck, widgets
+from . import code, editions, glossary, nav, plan, questions, reading, references, selfcheck, widgets
+from . import experiment_results as results
 
 # "[[" not escaped: no backslash before it, or LaTeX's line break "\\" before it
 _OPEN = r"(?:(?<!\\)|(?<=\\\\))\[\["
@@ -70,19 +71,19 @@ class Kind:
 _QUESTIONS = {"block": True, "expands": True, "source": "docs/questions/"}
 # kind -> handler; the handlers live with their data (docstrings there say what each takes)
 KINDS: dict[str, Kind] = {
-    "value": Kind(pages.value_marker),            # [[value:experiment.path|.3f]], provenance too
-    "word": Kind(pages.word_marker),              # [[word:experiment.name]], chosen by code
-    "colour": Kind(pages.colour_marker),          # [[colour:raw]], a figure colour's name
-    "table": Kind(pages.table_marker, block=True),  # [[table:experiment.table]]
-    "fig": Kind(pages.fig_marker),                # [[fig:experiment.figure|alt text]]
-    "url": Kind(pages.url_marker),                # [[url:experiment.figure]]
+    "value": Kind(results.value_marker),          # [[value:experiment.path|.3f]], provenance too
+    "word": Kind(results.word_marker),            # [[word:experiment.name]], chosen by code
+    "colour": Kind(results.colour_marker),        # [[colour:raw]], a figure colour's name
+    "table": Kind(results.table_marker, block=True),  # [[table:experiment.table]]
+    "fig": Kind(results.fig_marker),              # [[fig:experiment.figure|alt text]]
+    "url": Kind(results.url_marker),              # [[url:experiment.figure]]
     "code": Kind(code.code_marker, block=True),   # [[code:module.name]]
     "questions": Kind(questions.questions_marker, **_QUESTIONS),  # [[questions:3|all]]
     "answers": Kind(questions.answers_marker, **_QUESTIONS),      # [[answers:3|all]]
     "assignments": Kind(questions.assignments_marker, **_QUESTIONS),
     "assignment-answers": Kind(questions.assignment_answers_marker, **_QUESTIONS),
     "glossary": Kind(glossary.glossary_marker, block=True),  # [[glossary]]
-    "widget": Kind(widgets.widget_marker, block=True),       # [[widget:figures.library|model]]
+    "widget": Kind(widgets.widget_marker, block=True),       # [[widget:worked_examples.library|model]]
     "reading-time": Kind(reading.reading_time_marker),  # [[reading-time]], [[reading-time:position]]
     "plan": Kind(plan.plan_marker),  # [[plan:demo-3]], [[plan:study-total]]: teaching times
     "course-plan": Kind(lambda a, f, ctx: plan.course_plan(ctx.lang), block=True),  # [[course-plan]]

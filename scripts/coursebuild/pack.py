@@ -74,9 +74,9 @@ LINK = re.compile(r'<a href="(?P<href>[^"#:]*\.md)(?P<frag>#[^"]*)?">(?P<text>.*
 
 def write(config, stage: Path) -> None:
     """Fill ``stage`` with the pack's files (see :mod:`coursebuild.editions`)."""
-    from . import pages
+    from . import experiment_results
 
-    results = pages.data_from_report(pages.report(config))
+    results = experiment_results.data_from_report(experiment_results.report(config))
     assets = stage / "assets"
     if (assets / "katex").exists():
         shutil.rmtree(assets / "katex")

@@ -11,7 +11,7 @@ same questions as Moodle XML and QTI for the instructor pack. Two types::
           type: number
           ko: 질문 (Markdown; [[value:…]] markers too)
           en: Question …
-          value: figures.sdpa.sqrt_d_k     # experiment.key: the answer is this build's result
+          value: worked_examples.sdpa.sqrt_d_k     # experiment.key: the answer is this build's result
           scale: 100                       # optional: the answer is value × scale (a percentage)
           tolerance: 0.01                  # accepted: |answer − expected| ≤ tolerance
           hint: {ko: …, en: …}             # optional, folded
@@ -98,7 +98,7 @@ def _load(path: Path, stamp: float) -> dict[int, list[dict]]:
                     _text(q, "hint", lang, where)
             if q["type"] == "number":
                 if not re.fullmatch(r"[a-z_]\w*\.[\w.-]+", str(q.get("value", ""))):
-                    raise ValueError(f"{where}: 'value' must be experiment.key of a result, e.g. figures.sdpa.sqrt_d_k")
+                    raise ValueError(f"{where}: 'value' must be experiment.key of a result, e.g. worked_examples.sdpa.sqrt_d_k")
                 tol = q.get("tolerance")
                 if not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol <= 0:
                     raise ValueError(f"{where}: 'tolerance' must be a positive number (the accepted distance)")
@@ -126,10 +126,10 @@ def load(path: Path = SOURCE) -> dict[int, list[dict]]:
 
 def expected(q: dict, results: dict) -> float:
     """The answer a number question expects: its result in this build, times its scale."""
-    from . import pages
+    from . import experiment_results
 
     exp, _, key = q["value"].partition(".")
-    value = pages._value(pages._record(results, exp), key, exp)
+    value = experiment_results._value(experiment_results._record(results, exp), key, exp)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"self-check {q['id']}: {q['value']} is {value!r}, not a number")
     return float(value) * float(q.get("scale", 1))

@@ -4,7 +4,7 @@ A widget is a small script under ``docs/assets/javascripts/widgets/`` that regis
 with ``CourseWidgets.register(name, init)`` (``widgets/common.js``). A page places one with a
 block marker::
 
-    [[widget:figures.library]]            the data in results["widgets"]["library"] of figures
+    [[widget:worked_examples.library]]            the data in results["widgets"]["library"] of figures
     [[widget:reversal.reversal|model]]    the same, and the experiment's exported model too
 
 which becomes::
@@ -33,7 +33,7 @@ import posixpath
 import re
 from pathlib import Path
 
-from .pages import _record, _split, _value
+from .experiment_results import _record, _split, _value
 
 OPTIONS = ("model",)
 # the script (in docs/assets/javascripts/widgets/) that registers each widget; a page loads only
@@ -61,7 +61,7 @@ MATHS = "../maths.js"
 
 def widget_marker(arg: str | None, fmt: str | None, ctx) -> str:
     """``[[widget:experiment.name]]`` or ``[[widget:experiment.name|model]]`` (a block)."""
-    exp, name = _split(arg, "widget", "figures.library")
+    exp, name = _split(arg, "widget", "worked_examples.library")
     if fmt is not None and fmt not in OPTIONS:
         raise ValueError(f"unknown option '{fmt}' after '|'; options: {', '.join(OPTIONS)}")
     data = _value(_record(ctx.results, exp), f"widgets.{name}", exp)

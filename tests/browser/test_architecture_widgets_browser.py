@@ -24,11 +24,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 LANGS = ("ko", "en")
 # widget → (lesson page, experiment, what the page shows without JavaScript)
 WIDGETS = {
-    "multihead": ("lessons/multi-head/", "figures", 'img[src*="multihead"]'),
-    "position_steps": ("lessons/position/", "figures", None),
-    "sinusoid": ("lessons/position/", "figures", 'img[src*="sinusoid"]'),
-    "rope": ("lessons/position/", "figures", 'img[src*="rope"]'),
-    "block": ("lessons/transformer-block/", "figures", None),
+    "multihead": ("lessons/multi-head/", "worked_examples", 'img[src*="multihead"]'),
+    "position_steps": ("lessons/position/", "worked_examples", None),
+    "sinusoid": ("lessons/position/", "worked_examples", 'img[src*="sinusoid"]'),
+    "rope": ("lessons/position/", "worked_examples", 'img[src*="rope"]'),
+    "block": ("lessons/transformer-block/", "worked_examples", None),
     "n2": ("lessons/cost-and-impact/", "cost", None),
     "kvcache": ("lessons/cost-and-impact/", "cost", 'img[src*="kv_cache"]'),
 }
@@ -41,7 +41,7 @@ def results(built_site):
     """Both experiments' results in the cache the site was built from."""
     out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
     report = load_report(out)
-    return {name: report[name].record["results"] for name in ("figures", "cost")}
+    return {name: report[name].record["results"] for name in ("worked_examples", "cost")}
 
 
 def url(site_url, name, lang):
@@ -107,7 +107,7 @@ def finish(page, widget, lang, errors):
 def test_multihead(site_page, site_url, results, lang):
     page = site_page
     w, errors = open_widget(page, site_url, "multihead", lang)
-    mh = results["figures"]["multihead"]
+    mh = results["worked_examples"]["multihead"]
     assert num(w, "d_k") == mh["d_k"] and num(w, "params") == mh["params"][str(mh["D"])]["formula"]
     w.locator("select").nth(0).focus()
     assert focus_is_visible(page)
@@ -135,7 +135,7 @@ def test_multihead(site_page, site_url, results, lang):
 def test_sinusoid(site_page, site_url, results, lang):
     page = site_page
     w, errors = open_widget(page, site_url, "sinusoid", lang)
-    sin = results["figures"]["sinusoid"]
+    sin = results["worked_examples"]["sinusoid"]
     assert abs(num(w, "value") - sin["table"][10][0]) < TOL
     assert abs(num(w, "wavelength") - sin["wavelength"]["0"]) < TOL
     w.locator("input").nth(0).focus()                   # position, then dimension
@@ -176,7 +176,7 @@ def test_position_steps(site_page, site_url, results, lang):
     page.keyboard.press("Enter")                         # 2. shuffle: every word keeps its output
     c = check("position_steps", results, step="shuffled")
     assert close(outputs(w), c["output"]) and w.get_attribute("data-step") == "1"
-    assert abs(num(w, "max_diff") - results["figures"]["shuffle"]["toy_max_diff"]) < TOL
+    assert abs(num(w, "max_diff") - results["worked_examples"]["shuffle"]["toy_max_diff"]) < TOL
     page.keyboard.press("Tab")
     page.keyboard.press("Space")                         # 3. add position: now they move
     c = check("position_steps", results, step="position")
@@ -190,7 +190,7 @@ def test_position_steps(site_page, site_url, results, lang):
 def test_rope(site_page, site_url, results, lang):
     page = site_page
     w, errors = open_widget(page, site_url, "rope", lang)
-    rope = results["figures"]["rope"]
+    rope = results["worked_examples"]["rope"]
     assert num(w, "offset") == 2 and abs(num(w, "score") - rope["by_offset"]["2"]) < TOL
     w.locator("input").nth(0).focus()                   # m
     assert focus_is_visible(page)
@@ -228,7 +228,7 @@ def same_counts(shown, c):
 def test_block(site_page, site_url, results, lang):
     page = site_page
     w, errors = open_widget(page, site_url, "block", lang)
-    base = results["figures"]["block_params"]["base"]
+    base = results["worked_examples"]["block_params"]["base"]
     assert same_counts(block_numbers(w), base)
     w.locator("input").nth(0).focus()
     assert focus_is_visible(page)
@@ -399,11 +399,11 @@ def test_without_javascript_the_static_figure_and_numbers_remain(browser, site_u
                 assert page.locator(f"article {figure}").first.is_visible()
             text = page.locator("article").inner_text()
             if name == "block":
-                assert f"{results['figures']['block_params']['base']['total']:,}" in text
+                assert f"{results['worked_examples']['block_params']['base']['total']:,}" in text
             if name == "n2":
                 assert f"{results['cost']['n2']['at']['4096']['entries']:,}" in text
             if name == "position_steps":
-                assert f"{results['figures']['shuffle']['with_position_max_diff']:.3f}" in text
+                assert f"{results['worked_examples']['shuffle']['with_position_max_diff']:.3f}" in text
     finally:
         context.close()
 

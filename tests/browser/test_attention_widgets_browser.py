@@ -46,7 +46,7 @@ def sel(name):
 def results(built_site):
     """The figures experiment's results in the cache the site was built from."""
     out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
-    return load_report(out)["figures"].record["results"]
+    return load_report(out)["worked_examples"].record["results"]
 
 
 def open_widget(page, site_url, name, lang):

@@ -16,11 +16,11 @@ import torch
 
 from coursebuild.pipeline.checks import check_gates
 from coursebuild.pipeline.errors import GateError
-from tutorial_code.experiments import figures
-from tutorial_code.experiments.common import worked_examples as we
-from tutorial_code.experiments.drawing import figures as drawing
+from tutorial_code.experiments import worked_examples
+from tutorial_code.experiments.common import hand_computations as we
+from tutorial_code.experiments.drawing import worked_examples as drawing
 from tutorial_code.experiments.pagedata import attention_backward as ab
-from tutorial_code.experiments.pagedata import figures as pagedata
+from tutorial_code.experiments.pagedata import worked_examples as pagedata
 
 ROOT = Path(__file__).resolve().parents[2]
 FUNCTION = "scaledDotProductAttentionBackward"
@@ -48,27 +48,27 @@ def test_a_column_outside_v_is_refused_naming_the_choice():
 
 @pytest.fixture(scope="module")
 def aside():
-    cfg = figures.Config()
+    cfg = worked_examples.Config()
     return ab.page_data(we.sdpa_steps(cfg.sdpa_q, cfg.sdpa_k, cfg.sdpa_v))
 
 
 def test_the_build_checks_hold_and_fail_on_a_wrong_line(aside):
     results = {"sdpa_backward": aside}
-    check_gates("figures", results, pagedata.CHECKS)  # the worked example passes
+    check_gates("worked_examples", results, pagedata.CHECKS)  # the worked example passes
     # the softmax's backward without its row sum: the gap to autograd stops the build
-    cfg = figures.Config()
+    cfg = worked_examples.Config()
     wrong = dict(aside)
     Q, K, P = (torch.tensor(x, dtype=torch.float64) for x in (cfg.sdpa_q, cfg.sdpa_k, aside["weights"]))
     dS = P * torch.tensor(aside["dP"], dtype=torch.float64)  # rowsum(dP ⊙ P) left out
     wrong["max_autograd_diff"] = (dS @ K / 2.0 - torch.tensor(aside["dQ"], dtype=torch.float64)).abs().max().item()
     with pytest.raises(GateError, match="max_autograd_diff"):
-        check_gates("figures", {"sdpa_backward": wrong}, pagedata.CHECKS)
+        check_gates("worked_examples", {"sdpa_backward": wrong}, pagedata.CHECKS)
 
 
 def test_the_aside_has_its_tables_and_words(aside):
     # the quantities the prose reads off: every gradient of Q and K non-zero, dP's rows V's column
     assert all(abs(x) > 1e-3 for row in aside["dQ"] + aside["dK"] for x in row)
-    cfg = figures.Config()
+    cfg = worked_examples.Config()
     assert aside["dP"][0] == [v[aside["column"]] for v in cfg.sdpa_v]
     tables = drawing.tables({**stub_results(), "sdpa_backward": aside})
     assert len(tables["sdpa_grad_dv"]["rows"]) == len(tables["sdpa_grad_ds"]["rows"]) == 4
@@ -82,8 +82,8 @@ def stub_results() -> dict:
     """The figures experiment's results, computed as its run() does, without the figures."""
     class Ctx:
         def generator(self):
-            return torch.Generator().manual_seed(figures.Config().seed)
-    return figures.run(figures.Config(), Ctx())
+            return torch.Generator().manual_seed(worked_examples.Config().seed)
+    return figures.run(worked_examples.Config(), Ctx())
 
 
 def test_the_function_the_aside_names_is_in_transformer_js_and_on_both_pages():
@@ -93,4 +93,4 @@ def test_the_function_the_aside_names_is_in_transformer_js_and_on_both_pages():
         page = (ROOT / f"docs/{lang}/lessons/encoder-decoder.md").read_text(encoding="utf-8")
         start = page.index('??? note "', page.index("{ #train-it-yourself }"))
         block = page[start:page.index("\n## ", start)]
-        assert f"`{FUNCTION}`" in block and "[[table:figures.sdpa_grad_ds]]" in block, lang
+        assert f"`{FUNCTION}`" in block and "[[table:worked_examples.sdpa_grad_ds]]" in block, lang

@@ -81,7 +81,7 @@ def _declared():
 
 
 def test_every_claim_is_a_claim_on_pages_that_exist_and_no_gate_is_repeated_as_one():
-    """A key may be both (first_cell's gap to the ceiling: above it means a leak, a gate; far
+    """A key may be both (lstm_vs_attention's gap to the ceiling: above it means a leak, a gate; far
     below it would break the page's "pinned to the ceiling", a claim), never with one range."""
     seen = 0
     for name, _, gates, claims in _declared():

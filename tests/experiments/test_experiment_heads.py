@@ -8,19 +8,21 @@ import torch
 
 
 from tutorial_code.experiments.common import digit_data as dt
+
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import heads
+from tutorial_code.tasks import digits as digit_task
 
 
 def test_sort_task_sorts():
     digits = torch.tensor([[3, 7, 1, 4, 9, 2, 8, 5], [0, 0, 9, 1, 1, 0, 2, 2]])
-    _, tgt = dt.make_pairs(digits, "sort")
-    assert dt.token_names(tgt[0]) == ["BOS", "1", "2", "3", "4", "5", "7", "8", "9", "EOS"]
-    assert (tgt[1, 1:-1] - dt.DIGIT0).tolist() == [0, 0, 0, 1, 1, 2, 2, 9]
+    _, tgt = digit_task.make_pairs(digits, "sort")
+    assert digit_task.token_names(tgt[0]) == ["BOS", "1", "2", "3", "4", "5", "7", "8", "9", "EOS"]
+    assert (tgt[1, 1:-1] - digit_task.DIGIT0).tolist() == [0, 0, 0, 1, 1, 2, 2, 9]
 
 
 def test_holds_digit_marks_every_copy():
-    src, tgt = dt.make_pairs(torch.tensor([[2, 0, 2]]), "sort")  # tgt = BOS 0 2 2 EOS
+    src, tgt = digit_task.make_pairs(torch.tensor([[2, 0, 2]]), "sort")  # tgt = BOS 0 2 2 EOS
     marks = dt.holds_digit(src, tgt[:, 1:])                      # (1, 4, 5)
     assert marks[0, 0].tolist() == [False, False, True, False, False]   # writes 0
     assert marks[0, 1].tolist() == [False, True, False, True, False]    # writes 2: both copies
@@ -36,7 +38,7 @@ def test_parameter_counts_do_not_depend_on_the_head_count():
 
 
 def test_head_stats_on_hand_made_attention():
-    src, tgt = dt.make_pairs(torch.tensor([[3, 1, 2]]), "sort")  # src BOS 3 1 2 EOS, tgt BOS 1 2 3 EOS
+    src, tgt = digit_task.make_pairs(torch.tensor([[3, 1, 2]]), "sort")  # src BOS 3 1 2 EOS, tgt BOS 1 2 3 EOS
     L_t, L_s = tgt.size(1) - 1, src.size(1)
     write = dt.holds_digit(src, tgt[:, 1:]).float()              # one-hot: look where the output is
     cross = [torch.stack([write[0], torch.full((L_t, L_s), 1 / L_s)]).unsqueeze(0)]  # (1, 2, L_t, L_s)

@@ -13,6 +13,7 @@ import torch
 
 
 import tutorial_code as tc
+from tutorial_code.tasks import digits as digit_task
 from tutorial_code.experiments.common import digit_data as dt
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments import reversal
@@ -22,23 +23,23 @@ from tutorial_code.experiments.common import seq2seq as s2s
 
 def test_reversal_pairs_are_framed_and_reversed():
     digits = torch.tensor([[3, 7, 1, 4, 9, 2, 8, 5]])
-    src, tgt = dt.make_pairs(digits, "reverse")
-    assert src.tolist() == [[dt.BOS, 6, 10, 4, 7, 12, 5, 11, 8, dt.EOS]]
-    assert dt.token_names(tgt[0]) == ["BOS", "5", "8", "2", "9", "4", "1", "7", "3", "EOS"]
+    src, tgt = digit_task.make_pairs(digits, "reverse")
+    assert src.tolist() == [[digit_task.BOS, 6, 10, 4, 7, 12, 5, 11, 8, digit_task.EOS]]
+    assert digit_task.token_names(tgt[0]) == ["BOS", "5", "8", "2", "9", "4", "1", "7", "3", "EOS"]
     random = dt.random_digits(200, 8, torch.Generator().manual_seed(0))
-    src, tgt = dt.make_pairs(random)
+    src, tgt = digit_task.make_pairs(random)
     assert torch.equal(tgt[:, 1:-1], src[:, 1:-1].flip(1))
-    assert int(src.max()) < dt.VOCAB_SIZE == 13 and int(src[:, 1:-1].min()) >= dt.DIGIT0
+    assert int(src.max()) < digit_task.VOCAB_SIZE == 13 and int(src[:, 1:-1].min()) >= digit_task.DIGIT0
 
 
 def test_keys_identify_sequences_and_exclusion_holds():
     digits = torch.tensor([[0, 0, 1], [1, 0, 0], [0, 0, 1]])
-    assert dt.sequence_keys(digits).tolist() == [1, 100, 1]
+    assert digit_task.sequence_keys(digits).tolist() == [1, 100, 1]
     assert dt.overlap(digits, torch.tensor([[0, 0, 1]])) == 2
     # exclude half of all 2-digit sequences: none may come back, and the redraws are counted
     banned = torch.arange(0, 100, 2)
     drawn, removed = dt.draw_excluding(5_000, 2, torch.Generator().manual_seed(1), banned)
-    assert not torch.isin(dt.sequence_keys(drawn), banned).any()
+    assert not torch.isin(digit_task.sequence_keys(drawn), banned).any()
     assert 2_000 < removed < 8_000
 
 
@@ -59,7 +60,7 @@ def test_training_batches_avoid_held_out_and_are_seeded():
 def test_mirror_weight_is_one_on_a_perfect_anti_diagonal():
     L = 8
     w = torch.zeros(2, 4, L + 1, L + 2)        # (B, h, L_t, L_s)
-    w[:, :, torch.arange(L), dt.mirror_index(L)] = 1.0
+    w[:, :, torch.arange(L), digit_task.mirror_index(L)] = 1.0
     w[:, :, L, L + 1] = 1.0                     # the EOS query is not counted
     assert torch.allclose(dt.mirror_weight(w, L), torch.ones(4))
     uniform = torch.full((1, 2, L + 1, L + 2), 1 / (L + 2))
@@ -77,7 +78,7 @@ def test_noam_schedule_matches_the_paper():
 
 
 def test_package_init_keeps_tokens_near_unit_scale():
-    model = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE))
+    model = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=digit_task.VOCAB_SIZE))
     scaled = model.embed.tokens.weight * model.embed.scale       # what the encoder sees (§3.4)
     assert 0.5 < scaled.std().item() < 2.0
 
@@ -244,8 +245,8 @@ def test_visibility_masks_are_the_models_masks(tiny_outcome):
     assert torch.equal(torch.tensor(m["decoder_self"]["visible"]).bool(), tc.causal_mask(9))
     assert m["decoder_self"]["blocked"] == 9 * 8 // 2 and m["decoder_self"]["cells"] == 81
     assert m["encoder_self"]["blocked"] == 0 == m["cross"]["blocked"] and m["cross"]["cells"] == 90
-    assert m["cross"]["keys"] == m["encoder_self"]["queries"] == dt.token_names(
-        dt.make_pairs(torch.tensor([reversal.Config().example]))[0][0])
+    assert m["cross"]["keys"] == m["encoder_self"]["queries"] == digit_task.token_names(
+        digit_task.make_pairs(torch.tensor([reversal.Config().example]))[0][0])
 
 
 # ---------------------------------------------------------------- the model exported for the page
@@ -253,12 +254,12 @@ def test_visibility_masks_are_the_models_masks(tiny_outcome):
 
 def small_model(seed: int = 0):
     torch.manual_seed(seed)
-    cfg = tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE, d_model=16, n_heads=2, d_ff=32, n_layers=2)
+    cfg = tc.TransformerConfig(vocab_size=digit_task.VOCAB_SIZE, d_model=16, n_heads=2, d_ff=32, n_layers=2)
     return model_export.round_weights(tc.EncoderDecoderTransformer(cfg).eval())
 
 
-TOKENS = {"names": dt.token_names(range(dt.VOCAB_SIZE)), "pad_id": dt.PAD, "bos_id": dt.BOS,
-          "eos_id": dt.EOS, "digit0": dt.DIGIT0}
+TOKENS = {"names": digit_task.token_names(range(digit_task.VOCAB_SIZE)), "pad_id": digit_task.PAD, "bos_id": digit_task.BOS,
+          "eos_id": digit_task.EOS, "digit0": digit_task.DIGIT0}
 
 
 def test_manifest_and_binary_agree(tmp_path):
@@ -285,22 +286,22 @@ def test_reloaded_model_equals_the_exported_one(tmp_path):
     model = small_model(1)
     model_export.export_weights(model, tmp_path, "m", TOKENS, {})
     again = model_export.load_exported(tmp_path / "m.json")
-    src, tgt = dt.make_pairs(dt.random_digits(20, 8, torch.Generator().manual_seed(2)))
+    src, tgt = digit_task.make_pairs(dt.random_digits(20, 8, torch.Generator().manual_seed(2)))
     assert torch.equal(again(src, tgt[:, :-1]), model(src, tgt[:, :-1]))
     assert again.out.weight is again.embed.tokens.weight  # still tied after loading
-    ref = model_export.reference(model, src, dt.BOS, dt.EOS, 9)
-    check = model_export.check_reference(again, ref, dt.BOS, dt.EOS, 9)
+    ref = model_export.reference(model, src, digit_task.BOS, digit_task.EOS, 9)
+    check = model_export.check_reference(again, ref, digit_task.BOS, digit_task.EOS, 9)
     assert check == {"tokens_equal": 1.0, "max_attention_gap": pytest.approx(0, abs=1e-6)}
 
 
 def test_reference_holds_one_attention_row_per_written_token():
     model = small_model(3)
-    src, _ = dt.make_pairs(dt.random_digits(5, 8, torch.Generator().manual_seed(4)))
-    ref = model_export.reference(model, src, dt.BOS, dt.EOS, 9)
+    src, _ = digit_task.make_pairs(dt.random_digits(5, 8, torch.Generator().manual_seed(4)))
+    ref = model_export.reference(model, src, digit_task.BOS, digit_task.EOS, 9)
     assert ref["n_inputs"] == 5
     for row in ref["inputs"]:
-        assert row["tokens"][0] == dt.BOS and 2 <= len(row["tokens"]) <= 10
-        assert dt.EOS not in row["tokens"][:-1]  # cut at the first EOS
+        assert row["tokens"][0] == digit_task.BOS and 2 <= len(row["tokens"]) <= 10
+        assert digit_task.EOS not in row["tokens"][:-1]  # cut at the first EOS
         cross = torch.tensor(row["cross"])          # (N, h, steps, L_s)
         assert cross.shape == (2, 2, len(row["tokens"]) - 1, 10)
         assert torch.allclose(cross.sum(-1), torch.ones(cross.shape[:-1]), atol=1e-5)
@@ -325,7 +326,7 @@ def test_tiny_run_exports_the_model(tiny_outcome):
     assert manifest["config"]["d_model"] == outcome.record["results"]["model"]["d_model"]
     assert manifest["tokens"]["names"][:3] == ["PAD", "BOS", "EOS"] and manifest["example"] == [3, 7, 1, 4, 9, 2, 8, 5]
     ref = json.loads((files / "reversal-reference.json").read_text())
-    assert ref["inputs"][0]["src"] == dt.make_pairs(torch.tensor([manifest["example"]]))[0][0].tolist()
+    assert ref["inputs"][0]["src"] == digit_task.make_pairs(torch.tensor([manifest["example"]]))[0][0].tolist()
     # after the example: the first test sequences, which training never saw
     cfg = reversal.Config.tiny()
     ctx = SimpleNamespace(generator=lambda off=0: torch.Generator().manual_seed(cfg.seed + off), device="cpu")

@@ -24,7 +24,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 
-from coursebuild import pages
+from coursebuild import experiment_results
 from coursebuild.paths import REPO_ROOT as REPO
 from coursebuild.pipeline import ExperimentError, GateError, cli, keys, registry, run_experiments, runner, store
 from tutorial_code.experiments import scaling
@@ -402,7 +402,7 @@ def test_hook_turns_pipeline_errors_into_a_build_error(tmp_path, monkeypatch):
     (tmp_path / "f").write_text("x")
     monkeypatch.setenv("TUTORIAL_EXPERIMENTS_OUT", str(tmp_path / "f" / "sub"))
     with pytest.raises(PluginError, match=r"error: output folder .* is not writable"):
-        pages.on_pre_build(types.SimpleNamespace())
+        experiment_results.on_pre_build(types.SimpleNamespace())
 
 
 # ---------------------------------------------------------------- compute apart from presentation
@@ -520,7 +520,7 @@ def test_an_error_from_a_worker_keeps_its_exit_code():
 
 @pytest.mark.slow
 def test_experiments_computed_in_worker_processes_give_the_sequential_numbers(tmp_path):
-    names = ["scaling", "figures"]
+    names = ["scaling", "worked_examples"]
     one = run_experiments(names, tmp_path / "one", tiny=True, device="cpu", jobs=1)
     two = run_experiments(names, tmp_path / "two", tiny=True, device="cpu", jobs=2)
     assert [o.name for o in two.outcomes] == names and two.statuses == {n: "miss" for n in names}

@@ -4,12 +4,12 @@ paper's model sizes counted from the package's own layers."""
 
 import pytest
 
-from tutorial_code.experiments.drawing import cost, figures
+from tutorial_code.experiments.drawing import cost, worked_examples
 from tutorial_code.experiments.pagedata import model_sizes
 from tutorial_code.experiments.drawing.plotting import COLOR_NAMES
 
 
-def figures_results(diff: float, top: float) -> dict:
+def worked_examples_results(diff: float, top: float) -> dict:
     return {"library": {"max_hand_vs_code_diff": diff, "stretch": {"max_longer_unscaled": top}},
             "sdpa": {"row_sum_max_err": diff, "code_vs_steps_max_diff": diff},
             "shuffle": {"toy_max_diff": diff, "mha_max_diff": diff},
@@ -18,7 +18,7 @@ def figures_results(diff: float, top: float) -> dict:
 
 
 def test_an_exact_zero_is_said_exactly_and_rounding_with_its_size():
-    zero, tiny = figures.words(figures_results(0.0, 1.0)), figures.words(figures_results(2.2e-16, 0.9999))
+    zero, tiny = worked_examples.words(worked_examples_results(0.0, 1.0)), worked_examples.words(worked_examples_results(2.2e-16, 0.9999))
     assert set(zero) == set(tiny)
     for name in zero:
         assert zero[name]["ko"] != tiny[name]["ko"] and zero[name]["en"] != tiny[name]["en"], name
@@ -71,7 +71,7 @@ def test_korean_exact_counts(n, text):
 def test_the_model_sum_shows_every_term_and_adds_up(monkeypatch):
     """Lesson 7's sum: the terms on the page add up to the total it states (the bias included)."""
     monkeypatch.undo()
-    template = {lang: figures.LABELS[lang]["w_sizes"] for lang in figures.LABELS}
+    template = {lang: worked_examples.LABELS[lang]["w_sizes"] for lang in worked_examples.LABELS}
     c = model_sizes.count()["base"]
     en = model_sizes.sentence(c, template)["en"]
     terms = [int(x.replace(",", "")) for x in
@@ -100,14 +100,14 @@ def test_rounding_is_said_as_the_same_value_or_with_the_old_one():
 
 
 def test_the_noise_of_one_seed_comes_from_the_number_of_test_sequences():
-    from tutorial_code.experiments import first_cell
-    from tutorial_code.experiments.drawing import first_cell as drawing
+    from tutorial_code.experiments import lstm_vs_attention
+    from tutorial_code.experiments.drawing import lstm_vs_attention as drawing
     long = {"lengths": [25], "at": {"25": {"solved_seeds": 0, "seeds": 2}}}
     w = drawing.words({"lstm": {"long": long}})
-    assert w["noise"]["en"] == f"±{(0.25 / first_cell.Config().n_test) ** 0.5:.3f}" == "±0.016"
+    assert w["noise"]["en"] == f"±{(0.25 / lstm_vs_attention.Config().n_test) ** 0.5:.3f}" == "±0.016"
 
 
 def test_the_model_size_sentences_come_from_the_counted_page_data():
     counted = model_sizes.count()
-    words = figures.words({**figures_results(0.0, 1.0), "model_sizes": counted})
+    words = worked_examples.words({**worked_examples_results(0.0, 1.0), "model_sizes": counted})
     assert "315만" in words["base_model_size"]["ko"] and "3,152,384" in words["base_model_size"]["en"]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import editions, lms, pages, selfcheck
+from coursebuild import editions, experiment_results, lms, selfcheck
 from coursebuild.paths import DEFAULT_OUT
 from coursebuild.pipeline.runner import load_report
 
@@ -26,7 +26,7 @@ LANGS = ("ko", "en")
 @pytest.fixture(scope="module")
 def results() -> dict:
     try:
-        return pages.data_from_report(load_report(Path(DEFAULT_OUT)))
+        return experiment_results.data_from_report(load_report(Path(DEFAULT_OUT)))
     except Exception as exc:  # no results yet: the experiments have not run in this checkout
         pytest.skip(f"no experiment results in {DEFAULT_OUT} ({exc}); run the build first")
 
@@ -148,7 +148,7 @@ def test_a_changed_result_changes_the_exported_answer(results):
     import copy
 
     changed = copy.deepcopy(results)
-    changed["figures"]["results"]["sdpa"]["scaled"][0][0] = 7.25
+    changed["worked_examples"]["results"]["sdpa"]["scaled"][0][0] = 7.25
     q = next(i for i in lms.items("en", changed) if i["id"] == "sc-sdpa-scaled")
     assert q["answer"] == 7.25
     questions, _ = moodle(lms.moodle_xml("en", lms.items("en", changed)))

@@ -57,8 +57,8 @@ def test_what_the_notebook_has_is_not_brought_again_and_each_is_labelled_in_its_
 
 
 def test_a_name_imported_into_a_module_is_followed_to_its_definition():
-    assert code.origin("experiments.first_cell", "FirstCellTransformer") == ("classifiers", "FirstCellTransformer")
-    assert code.source_of("experiments.first_cell", "FirstCellTransformer") == \
+    assert code.origin("experiments.lstm_vs_attention", "FirstCellTransformer") == ("classifiers", "FirstCellTransformer")
+    assert code.source_of("experiments.lstm_vs_attention", "FirstCellTransformer") == \
         code.source_of("classifiers", "FirstCellTransformer")
     assert deps.needs("classifiers", "FirstCellTransformer").objects == [  # in order of first use
         ("position", "LearnedPositionalEmbedding"), ("layers", "EncoderLayer")]

@@ -61,7 +61,7 @@ def test_value_markers_read_as_one_word_and_exercises_are_not_read():
     assert en("It took [[value:reversal.train_seconds|.0f]] seconds.").units == 4
     assert ko("[[value:reversal.train_seconds|.0f]]초").units == 1
     assert en("[[questions:3]]\n\n[[code:attention.scaled_dot_product_attention]]\n\n"
-              "[[widget:figures.library]]\n").units == 0
+              "[[widget:worked_examples.library]]\n").units == 0
 
 
 def test_minutes_round_half_up_and_are_at_least_one():

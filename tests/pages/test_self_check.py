@@ -13,7 +13,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from coursebuild import markers, pages, selfcheck
+from coursebuild import experiment_results, markers, selfcheck
 from coursebuild.course import SLUGS
 from coursebuild.paths import DEFAULT_OUT
 from coursebuild.pipeline.runner import load_report
@@ -24,7 +24,7 @@ LANGS = ("ko", "en")
 @pytest.fixture(scope="module")
 def results() -> dict:
     try:
-        return pages.data_from_report(load_report(Path(DEFAULT_OUT)))
+        return experiment_results.data_from_report(load_report(Path(DEFAULT_OUT)))
     except Exception as exc:
         pytest.skip(f"no experiment results in {DEFAULT_OUT} ({exc}); run the build first")
 
@@ -70,7 +70,7 @@ def write(tmp_path, lessons):
 
 
 def number(**extra):
-    q = {"id": "sc-x", "type": "number", "ko": "질문", "en": "question", "value": "figures.sdpa.sqrt_d_k",
+    q = {"id": "sc-x", "type": "number", "ko": "질문", "en": "question", "value": "worked_examples.sdpa.sqrt_d_k",
          "tolerance": 0.01, "explain": {"ko": "설명", "en": "why"}}
     q.update(extra)
     return q

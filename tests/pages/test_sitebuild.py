@@ -20,7 +20,7 @@ def test_code_source_is_the_object_as_it_stands():
 
 def test_code_source_of_module_constants():
     assert code.source_of("models", "POSITIONS") == 'POSITIONS = ("sinusoidal", "learned", "rope", "none")'
-    assert code.source_of("experiments.common.digit_data", "BOS") == "PAD, BOS, EOS = 0, 1, 2"
+    assert code.source_of("experiments.common.digit_data", "EOS") == "PAD, BOS, EOS = 0, 1, 2"
 
 
 @pytest.mark.parametrize("target, message", [

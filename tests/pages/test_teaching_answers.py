@@ -46,18 +46,18 @@ def test_assignment_answers_quote_the_build():
     """Model answers take their numbers from results: markers, not typed digits."""
     unscaled, no_position = questions.load_assignments()
     for lang in LANGS:
-        assert "[[value:figures.library.stretch.max_longer_unscaled" in text(unscaled, "answer", lang)
-        assert "[[value:figures.library.stretch.max_longer_scaled" in text(unscaled, "answer", lang)
-        assert "[[table:first_cell.ablation]]" in text(no_position, "answer", lang)
+        assert "[[value:worked_examples.library.stretch.max_longer_unscaled" in text(unscaled, "answer", lang)
+        assert "[[value:worked_examples.library.stretch.max_longer_scaled" in text(unscaled, "answer", lang)
+        assert "[[table:lstm_vs_attention.ablation]]" in text(no_position, "answer", lang)
         assert "bag_bound" in text(no_position, "answer", lang)
 
 
 # the numeric answers the teaching-kit issue names, by question: markers each answer must quote
 BUILD_ANSWERS = {
-    "library-dot": ["[[value:figures.library.one.dots.0|", "[[value:figures.library.one.scaled.0|"],
-    "library-blend": ["[[value:figures.library.both.hand.output.0|", "[[value:figures.library.both.output.0|"],
-    "shuffle-no-position": ["[[value:figures.shuffle.toy_max_diff|"],
-    "mha-params-512": ["[[value:figures.multihead.params.512.formula|", "[[value:figures.multihead.params.512.by_heads.8|"],
+    "library-dot": ["[[value:worked_examples.library.one.dots.0|", "[[value:worked_examples.library.one.scaled.0|"],
+    "library-blend": ["[[value:worked_examples.library.both.hand.output.0|", "[[value:worked_examples.library.both.output.0|"],
+    "shuffle-no-position": ["[[value:worked_examples.shuffle.toy_max_diff|"],
+    "mha-params-512": ["[[value:worked_examples.multihead.params.512.formula|", "[[value:worked_examples.multihead.params.512.by_heads.8|"],
     "cost-double-length": ["[[value:cost.n2.at.8192.ratio|", "[[value:cost.n2.at.8192.entries|"],
 }
 # numbers the build computes, typed by hand (with or without thousands separators)
@@ -135,8 +135,8 @@ def test_assignment_markers_render_task_rubric_and_answer(folder, monkeypatch):
 
 
 def test_rubric_cells_escape_pipes_but_keep_markers():
-    table = questions._rubric({"rubric": [{"points": 1, "en": "a | b [[value:figures.x|g]]"}]}, "en")
-    assert "| a \\| b [[value:figures.x|g]] | 1 |" in table
+    table = questions._rubric({"rubric": [{"points": 1, "en": "a | b [[value:worked_examples.x|g]]"}]}, "en")
+    assert "| a \\| b [[value:worked_examples.x|g]] | 1 |" in table
 
 
 # ---------------------------------------------------------------- the built pages

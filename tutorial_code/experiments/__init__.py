@@ -119,13 +119,13 @@ model code retrains.
 # The experiments, in the order the course uses them (the build's registry reads this).
 EXPERIMENTS: tuple[str, ...] = (
     "reversal",  # lessons 5 and 8: the reference encoder-decoder reverses digits; recipes compared
-    "first_cell",  # lesson 9 and assignment 2: LSTM vs Transformer, with/without position
+    "lstm_vs_attention",  # lesson 9 and assignment 2: LSTM vs Transformer, with/without position
     "scaling",  # lesson 3: why divide by sqrt(d_k)
     "norm_placement",  # lesson 7: post-LN vs pre-LN, gradients and warm-up
     "heads",  # lesson 5: 1, 2, 4, 8 heads with the same parameters, learned head patterns
     "translation",  # lessons 1 and 8: toy Korean->English translation, learned cross-attention
     "cost",  # lesson 9: attention time and memory vs length, the n^2 table, KV-cache speed-up
-    "figures",  # lessons 2-8: explanatory figures and the worked examples' numbers
+    "worked_examples",  # lessons 2-8: explanatory figures and the worked examples' numbers
 )
 
 # experiments that time themselves: never computed while another one competes for the cores

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import torch
 
 import tutorial_code as tc
+from tutorial_code.tasks import digits as digit_task
 
 from .common import digit_data as dt
 from .common import seq2seq as s2s
@@ -63,7 +64,7 @@ TINY_GATES = {"params.identical": (1, 1), "params.attention_module": (16_640, 16
 
 def new_model(n_heads: int, seed: int, device):
     torch.manual_seed(seed)
-    cfg = tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE, n_heads=n_heads)
+    cfg = tc.TransformerConfig(vocab_size=digit_task.VOCAB_SIZE, n_heads=n_heads)
     return tc.EncoderDecoderTransformer(cfg).to(device)
 
 
@@ -109,12 +110,12 @@ def head_stats(cross, src, tgt) -> dict:
 def patterns(model, cfg: Config, data: dict) -> dict:
     model.eval()
     device = next(model.parameters()).device
-    src, tgt = (t.to(device) for t in dt.make_pairs(torch.tensor([cfg.example]), cfg.task))
+    src, tgt = (t.to(device) for t in digit_task.make_pairs(torch.tensor([cfg.example]), cfg.task))
     _, att = model(src, tgt[:, :-1], return_attention=True)
     tsrc, ttgt = (t[:cfg.n_attention] for t in data["test_pairs"])
     _, test_att = model(tsrc, ttgt[:, :-1], return_attention=True)
-    return {"n_heads": model.cfg.n_heads, "src_tokens": dt.token_names(src[0]),
-            "tgt_tokens": dt.token_names(tgt[0, :-1]), "out_tokens": dt.token_names(tgt[0, 1:]),
+    return {"n_heads": model.cfg.n_heads, "src_tokens": digit_task.token_names(src[0]),
+            "tgt_tokens": digit_task.token_names(tgt[0, :-1]), "out_tokens": digit_task.token_names(tgt[0, 1:]),
             "cross": [w[0].tolist() for w in att["cross"]],
             "example": head_stats(att["cross"], src, tgt),
             "test_average": {**head_stats(test_att["cross"], tsrc, ttgt), "n_sequences": tsrc.size(0)},
@@ -136,7 +137,7 @@ def _run(cfg: Config, ctx) -> dict:
         for i in bar:
             h, k = jobs[i]
             model, trainer = train_one(h, k, cfg, ctx, data)
-            test = s2s.greedy_metrics(model, *data["test_pairs"], dt.BOS, dt.EOS)
+            test = s2s.greedy_metrics(model, *data["test_pairs"], digit_task.BOS, digit_task.EOS)
             by_heads.setdefault(str(h), {"runs": []})["runs"].append(
                 {"seed": cfg.seed + k, "test": test, "seconds": trainer.seconds, "samples": trainer.samples,
                  "valid_curve": [{key: c[key] for key in ("samples", "exact_match", "token_accuracy")}

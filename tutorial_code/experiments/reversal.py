@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import torch
 
 import tutorial_code as tc
+from tutorial_code.tasks import digits as digit_task
 
 from .common import digit_data as dt
 from .common import seq2seq as s2s
@@ -115,7 +116,7 @@ def recipes(cfg: Config) -> list[s2s.Recipe]:
 
 def new_model(seed: int, device) -> tc.EncoderDecoderTransformer:
     torch.manual_seed(seed)  # the weights of run `seed`
-    model = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE))
+    model = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=digit_task.VOCAB_SIZE))
     return model.to(device)
 
 
@@ -141,14 +142,14 @@ def main_run(cfg: Config, ctx, data: dict) -> dict:
             batches = dt.training_batches(gen, steps_per_epoch(cfg), cfg.batch_size, cfg.length,
                                           exclude=data["exclude"], device=ctx.device, stats=stats)
             losses = trainer.run(recorder.wrap(dt.remember_digits(batches, seen)))
-            val = s2s.greedy_metrics(model, vsrc, vtgt, dt.BOS, dt.EOS)
+            val = s2s.greedy_metrics(model, vsrc, vtgt, digit_task.BOS, digit_task.EOS)
             epochs.append({"epoch": epoch + 1, "samples": trainer.samples, "seconds": trainer.seconds,
                            "loss": statistics.fmean(losses), "valid_token_accuracy": val["token_accuracy"],
                            "valid_exact_match": val["exact_match"]})
             bar.log(loss=epochs[-1]["loss"], valid_exact=val["exact_match"])
     train_digits = torch.cat(seen)
     tsrc, ttgt = data["test_pairs"]
-    greedy = s2s.greedy_metrics(model, tsrc, ttgt, dt.BOS, dt.EOS)
+    greedy = s2s.greedy_metrics(model, tsrc, ttgt, digit_task.BOS, digit_task.EOS)
     forced = s2s.teacher_forced_metrics(model, tsrc, ttgt)
     return {
         "model": model,
@@ -185,7 +186,7 @@ class Checkpoints:
     def __init__(self, model, trainer, steps: list[int], cfg: Config, data: dict):
         self.model, self.trainer, self.wanted, self.cfg = model, trainer, set(steps), cfg
         device = next(model.parameters()).device
-        self.src, self.tgt = (t.to(device) for t in dt.make_pairs(torch.tensor([cfg.example])))
+        self.src, self.tgt = (t.to(device) for t in digit_task.make_pairs(torch.tensor([cfg.example])))
         self.valid = data["valid_pairs"]
         self.rows: list[dict] = []
 
@@ -205,13 +206,13 @@ class Checkpoints:
         was = self.model.training
         self.model.eval()
         _, att = self.model(self.src, self.tgt[:, :-1], return_attention=True)
-        written = tc.greedy_decode(self.model, self.src, dt.BOS, self.tgt.size(1) - 1, eos_id=dt.EOS)[0]
+        written = tc.greedy_decode(self.model, self.src, digit_task.BOS, self.tgt.size(1) - 1, eos_id=digit_task.EOS)[0]
         val = s2s.teacher_forced_metrics(self.model, *self.valid)
         self.model.train(was)
         mirror = [dt.mirror_weight(w, self.cfg.length) for w in att["cross"]]   # per layer (h,)
         return {"step": step, "samples": self.trainer.samples,
                 "valid_exact_match": val["exact_match"], "valid_token_accuracy": val["token_accuracy"],
-                "greedy_output": dt.token_names(written),
+                "greedy_output": digit_task.token_names(written),
                 "correct": int(torch.equal(written, self.tgt[0])),
                 # 6 decimals: the page's JSON stays small, and stays within 1e-6 of PyTorch's
                 "cross": [[[[round(x, 6) for x in row] for row in h] for h in w[0].tolist()] for w in att["cross"]],
@@ -223,17 +224,17 @@ class Checkpoints:
 def attention(model, cfg: Config, data: dict) -> dict:
     """Attention maps on the lesson's example, and mirror weights averaged over test sequences."""
     model.eval()
-    src, tgt = (t.to(next(model.parameters()).device) for t in dt.make_pairs(torch.tensor([cfg.example])))
+    src, tgt = (t.to(next(model.parameters()).device) for t in digit_task.make_pairs(torch.tensor([cfg.example])))
     _, att = model(src, tgt[:, :-1], return_attention=True)
-    written = tc.greedy_decode(model, src, dt.BOS, tgt.size(1) - 1, eos_id=dt.EOS)[0]
+    written = tc.greedy_decode(model, src, digit_task.BOS, tgt.size(1) - 1, eos_id=digit_task.EOS)[0]
     tsrc, ttgt = (t[:cfg.n_attention] for t in data["test_pairs"])
     _, test_att = model(tsrc, ttgt[:, :-1], return_attention=True)
     example = [dt.mirror_weight(w, cfg.length) for w in att["cross"]]          # per layer (h,)
     averaged = [dt.mirror_weight(w, cfg.length) for w in test_att["cross"]]
     return {
-        "src_tokens": dt.token_names(src[0]),
-        "tgt_tokens": dt.token_names(tgt[0, :-1]),      # the decoder's inputs (queries)
-        "greedy_output": dt.token_names(written),       # what the model writes for the example
+        "src_tokens": digit_task.token_names(src[0]),
+        "tgt_tokens": digit_task.token_names(tgt[0, :-1]),      # the decoder's inputs (queries)
+        "greedy_output": digit_task.token_names(written),       # what the model writes for the example
         "example_correct": int(torch.equal(written, tgt[0])),
         "cross": [w[0].tolist() for w in att["cross"]],  # per layer (h, L_t, L_s)
         "encoder": [w[0].tolist() for w in att["encoder"]],

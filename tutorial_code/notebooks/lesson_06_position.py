@@ -366,8 +366,8 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # the uniform share $1/L$.
 
 # %%
-# ko: 9강 실험의 기본값(tutorial_code/experiments/first_cell.py의 Config)
-# en: the lesson 9 experiment's defaults (its Config in tutorial_code/experiments/first_cell.py)
+# ko: 9강 실험의 기본값(tutorial_code/experiments/lstm_vs_attention.py의 Config)
+# en: the lesson 9 experiment's defaults (its Config in tutorial_code/experiments/lstm_vs_attention.py)
 D_MODEL, N_HEADS, D_FF = 16, 2, 32
 LR, BATCH_SIZE = 0.005, 100
 L = 25

@@ -398,8 +398,8 @@ for L in (doc_tokens, 2 * doc_tokens):
 
 
 # %%
-# ko: 실험의 기본값(tutorial_code/experiments/first_cell.py의 Config)
-# en: the experiment's defaults (its Config in tutorial_code/experiments/first_cell.py)
+# ko: 실험의 기본값(tutorial_code/experiments/lstm_vs_attention.py의 Config)
+# en: the experiment's defaults (its Config in tutorial_code/experiments/lstm_vs_attention.py)
 N_TRAIN, N_TEST = 2000, 1000  # ko: 학습·테스트 수열 # en: training and test sequences
 EPOCHS, BATCH_SIZE, LR = 30, 100, 0.005  # ko: 최대 에포크, 배치, Adam 학습률 # en: at most this many epochs, batch, Adam's learning rate
 HIDDEN = 16  # ko: LSTM 은닉 크기 # en: the LSTM's hidden size

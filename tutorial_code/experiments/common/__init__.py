@@ -13,5 +13,5 @@ other.
     quantise        int8 weights with one float32 scale per tensor: the model a page runs
     seed_stack      several seeds of a small model trained at once
     seq2seq         recipes, optimisers and the trainer of the digit encoder–decoders
-    worked_examples the worked examples of lessons 2–6, computed in float64
+    hand_computations the worked examples of lessons 2–6, computed in float64
 """

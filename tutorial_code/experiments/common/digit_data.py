@@ -14,10 +14,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from tutorial_code.tasks.digits import (  # noqa: F401  (also read as dt.* by reversal.py, heads.py)
-    BOS, DIGIT0, EOS, PAD, TASKS, VOCAB_SIZE, frame, make_pairs, mirror_index, sequence_keys,
-    target_digits, token_names,
-)
+from tutorial_code.tasks.digits import DIGIT0, EOS, make_pairs, mirror_index, sequence_keys
 
 
 def random_digits(n: int, length: int, gen: torch.Generator) -> Tensor:

@@ -1,7 +1,7 @@
 """The backward pass of scaled dot-product attention on lesson 3's worked example (lesson 8's aside).
 
-From the worked example's Q, K and V (the figures experiment's ``results["sdpa"]``, computed by
-:func:`..common.worked_examples.sdpa_steps`) and an upstream gradient dO, the five lines of the
+From the worked example's Q, K and V (the worked_examples experiment's ``results["sdpa"]``, computed by
+:func:`..common.hand_computations.sdpa_steps`) and an upstream gradient dO, the five lines of the
 backward pass, each written out in float64 as the page writes it::
 
     S  = Q Kᵀ / √d_k,   P = softmax(S),   O = P V          (the forward pass, lesson 3)
@@ -12,7 +12,7 @@ backward pass, each written out in float64 as the page writes it::
     dK = dSᵀ Q / √d_k
 
 and beside them the same three gradients from torch autograd (``backward()`` on
-``tutorial_code.scaled_dot_product_attention``), so that ``CHECKS`` in :mod:`.figures` can hold
+``tutorial_code.scaled_dot_product_attention``), so that ``CHECKS`` in :mod:`.worked_examples` can hold
 the written-out lines equal to PyTorch. Nothing is trained: it is a few 4×4 products.
 
 The upstream gradient is that of the loss ``L = Σ_i O[i, column]`` (the sum of one column of the

@@ -6,8 +6,8 @@ attention, and a third LayerNorm), the one embedding matrix shared by source, ta
 65 M (base) and 213 M (big). The counts come from ``tc.count_parameters`` on the package's own
 layers, built on PyTorch's "meta" device: shapes only, no memory, no arithmetic.
 
-Counted once as page data of the figures experiment (:mod:`.figures`: ``results["model_sizes"]``,
-so a page can quote ``[[value:figures.model_sizes.base.total|,]]``); the drawing code writes
+Counted once as page data of the worked_examples experiment (:mod:`.hand_computations`: ``results["model_sizes"]``,
+so a page can quote ``[[value:worked_examples.model_sizes.base.total|,]]``); the drawing code writes
 the sentences from those counts with :func:`sentence`.
 """
 

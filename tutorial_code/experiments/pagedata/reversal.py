@@ -20,8 +20,8 @@ import json
 import torch
 
 import tutorial_code as tc
+from tutorial_code.tasks import digits as digit_task
 
-from ..common import digit_data as dt
 from ..common import seq2seq as s2s
 from ..common.gates import Claim
 from . import model_export
@@ -41,7 +41,7 @@ CLAIMS = {  # the anti-diagonal lesson 8 points at (uniform would be 0.1)
 
 def page_data(cfg, results: dict, files, out_dir) -> dict:
     saved = torch.load(files / "trained.pt", weights_only=True)
-    trained = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=dt.VOCAB_SIZE))
+    trained = tc.EncoderDecoderTransformer(tc.TransformerConfig(vocab_size=digit_task.VOCAB_SIZE))
     trained.load_state_dict(saved["state_dict"])
     checkpoints = json.loads((files / "checkpoints.json").read_text("utf-8"))
     return {"export": export(trained.eval(), cfg, saved["test_digits"], out_dir),
@@ -55,18 +55,18 @@ def export(trained, cfg, test_digits: torch.Tensor, out_dir) -> dict:
     is PyTorch's decoding with the rounded weights: the page runs exactly that model.
     """
     rounded = model_export.round_weights(copy.deepcopy(trained))
-    tokens = {"names": dt.token_names(range(dt.VOCAB_SIZE)), "pad_id": dt.PAD, "bos_id": dt.BOS,
-              "eos_id": dt.EOS, "digit0": dt.DIGIT0}
+    tokens = {"names": digit_task.token_names(range(digit_task.VOCAB_SIZE)), "pad_id": digit_task.PAD, "bos_id": digit_task.BOS,
+              "eos_id": digit_task.EOS, "digit0": digit_task.DIGIT0}
     extra = {"max_digits": cfg.length, "max_new_tokens": cfg.length + 1, "example": list(cfg.example)}
-    example_src, _ = dt.make_pairs(torch.tensor([cfg.example]))
-    tsrc, ttgt = dt.make_pairs(test_digits)
+    example_src, _ = digit_task.make_pairs(torch.tensor([cfg.example]))
+    tsrc, ttgt = digit_task.make_pairs(test_digits)
     src = torch.cat([example_src, tsrc[:cfg.n_reference]])
-    decode = (dt.BOS, dt.EOS, cfg.length + 1)
+    decode = (digit_task.BOS, digit_task.EOS, cfg.length + 1)
     checked, ref = model_export.export_and_check(rounded, out_dir, "reversal", tokens, extra, src, decode)
-    lesson = tc.greedy_decode(trained, example_src, dt.BOS, cfg.length + 1, eos_id=dt.EOS)[0]
+    lesson = tc.greedy_decode(trained, example_src, digit_task.BOS, cfg.length + 1, eos_id=digit_task.EOS)[0]
     return {
         **checked,
-        "rounded": {"test_exact_match": s2s.greedy_metrics(rounded, tsrc, ttgt, dt.BOS, dt.EOS)["exact_match"],
+        "rounded": {"test_exact_match": s2s.greedy_metrics(rounded, tsrc, ttgt, digit_task.BOS, digit_task.EOS)["exact_match"],
                     "example_tokens": ref["inputs"][0]["tokens"],
                     "example_as_lesson": int(ref["inputs"][0]["tokens"] == lesson.tolist())},
     }
@@ -79,16 +79,16 @@ def visibility(cfg) -> dict:
     cross-attention's padding mask over the source, the decoder's causal mask (models.future_mask).
     The example has no padding, so only the causal mask blocks anything here.
     """
-    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
+    src, tgt = digit_task.make_pairs(torch.tensor([cfg.example]))
     dec_in = tgt[:, :-1]                                        # what the decoder reads
     L_s, L_t = src.size(1), dec_in.size(1)
-    src_pad = tc.padding_mask(src, dt.PAD)[0, 0]                # (1, L_s)
+    src_pad = tc.padding_mask(src, digit_task.PAD)[0, 0]                # (1, L_s)
     masks = {
         "encoder_self": (src, src, tc.combine_masks(src_pad, torch.ones(L_s, L_s, dtype=torch.bool))),
         "decoder_self": (dec_in, dec_in, tc.causal_mask(L_t)),
         "cross": (dec_in, src, tc.combine_masks(src_pad, torch.ones(L_t, L_s, dtype=torch.bool))),
     }
-    matrices = {name: {"queries": dt.token_names(q[0]), "keys": dt.token_names(k[0]),
+    matrices = {name: {"queries": digit_task.token_names(q[0]), "keys": digit_task.token_names(k[0]),
                        "visible": m.int().tolist(), "cells": m.numel(), "blocked": int((~m).sum())}
                 for name, (q, k, m) in masks.items()}
     variants = {"encoder_only": ["encoder_self"], "decoder_only": ["decoder_self"],
@@ -100,8 +100,8 @@ def visibility(cfg) -> dict:
 
 def checkpoint_widget(rows: list[dict], cfg) -> dict:
     """The slider's data: the checkpoints, the example's tokens and where the mirrored cells are."""
-    src, tgt = dt.make_pairs(torch.tensor([cfg.example]))
-    return {"src_tokens": dt.token_names(src[0]), "tgt_tokens": dt.token_names(tgt[0, :-1]),
-            "target_output": dt.token_names(tgt[0]),
+    src, tgt = digit_task.make_pairs(torch.tensor([cfg.example]))
+    return {"src_tokens": digit_task.token_names(src[0]), "tgt_tokens": digit_task.token_names(tgt[0, :-1]),
+            "target_output": digit_task.token_names(tgt[0]),
             "mirror": [[q, cfg.length - q] for q in range(cfg.length)],  # (row, column) pairs
             "checkpoints": rows, "initial": len(rows) - 1}

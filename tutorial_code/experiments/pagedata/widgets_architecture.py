@@ -30,7 +30,7 @@ MIB = 2**20
 
 # widths the lesson 5 widget offers (a select); h is then any divisor of D
 D_CHOICES = (16, 32, 64, 128, 256, 512, 768, 1024)
-# lesson 6's worked example marks position 10 (the page reads figures.sinusoid.table.10.*)
+# lesson 6's worked example marks position 10 (the page reads worked_examples.sinusoid.table.10.*)
 WORKED_POSITION = 10
 ROPE_MAX_POSITION = 31  # the RoPE sliders run over positions 0..31
 # the models the lesson 9 calculator offers: the architecture and (D, h, layers per stack, d_ff)

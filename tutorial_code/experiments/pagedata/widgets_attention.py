@@ -13,7 +13,7 @@ shows the checks.
                                   the peak softmax weight as d_k grows
     self_attention(cfg, results)  lesson 4: the toy sentence, a causal mask, shuffled words
 
-The inputs come from ``figures.Config`` and the worked examples' results, never retyped.
+The inputs come from ``worked_examples.Config`` and the worked examples' results, never retyped.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import torch
 
 import tutorial_code as tc
 
-from ..common.worked_examples import WORDS, t64
+from ..common.hand_computations import WORDS, t64
 
 # the seeded generator of the d_k slider (lesson 3): "minimal standard" Park–Miller, small
 # enough to write the same way in JavaScript, so the page needs no stored random numbers
@@ -34,7 +34,7 @@ DK_SEED = 20240
 
 
 def widgets(cfg, results: dict) -> dict:
-    """Every widget of lessons 2–4, by the name the pages' ``[[widget:figures.NAME]]`` use."""
+    """Every widget of lessons 2–4, by the name the pages' ``[[widget:worked_examples.NAME]]`` use."""
     return {"library": library(cfg, results), "sdpa": sdpa(cfg, results),
             "self_attention": self_attention(cfg, results)}
 

@@ -1,6 +1,6 @@
 // Lesson 2 widget: one query slip against the library's three key cards, computed in the page.
 //
-// Data ([[widget:figures.library]], tutorial_code/experiments/pagedata/widgets_attention.py): the keys,
+// Data ([[widget:worked_examples.library]], tutorial_code/experiments/pagedata/widgets_attention.py): the keys,
 // values and preset queries of the worked example. The page computes q·k, ÷√d_k, softmax and
 // Σ w_i v_i itself; data.checks are for the browser tests only. Every number shown carries its
 // full-precision value in data-value. Drag the query on the plane, or focus it and use arrows.

@@ -1,6 +1,6 @@
 // Lesson 3 widget: softmax(QKᵀ/√d_k)V one matrix at a time, and the peak weight as d_k grows.
 //
-// Data ([[widget:figures.sdpa]], tutorial_code/experiments/pagedata/widgets_attention.py): the page's
+// Data ([[widget:worked_examples.sdpa]], tutorial_code/experiments/pagedata/widgets_attention.py): the page's
 // Q, K, V (L = 4, d_k = 4) and the seed of the d_k slider's random queries and keys, which the
 // page draws with the same small generator as Python (Park–Miller). Everything shown is
 // computed here; data.checks are for the browser tests only. Each matrix carries its full

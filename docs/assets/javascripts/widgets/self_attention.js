@@ -1,6 +1,6 @@
 // Lesson 4 widget: self-attention over the toy sentence, a causal mask, and shuffled words.
 //
-// Data ([[widget:figures.self_attention]], tutorial_code/experiments/pagedata/widgets_attention.py):
+// Data ([[widget:worked_examples.self_attention]], tutorial_code/experiments/pagedata/widgets_attention.py):
 // the hand-set word vectors, W_Q (W_K = W_V = identity), each language's word order and the
 // shuffles the button walks through. The page computes softmax(XW_Q Xᵀ/√d)X itself, and the
 // sinusoidal table when position information is on; data.checks are for the browser tests.

@@ -1,4 +1,4 @@
-"""How the results of :mod:`tutorial_code.experiments.first_cell` are drawn: its tables and figures.
+"""How the results of :mod:`tutorial_code.experiments.lstm_vs_attention` are drawn: its tables and figures.
 
 Presentation only: the strings (``LABELS``, both languages), ``tables(results)`` and
 ``figures(results, lang, outdir)``. Editing this file redraws; it never retrains.
@@ -6,7 +6,7 @@ Presentation only: the strings (``LABELS``, both languages), ``tables(results)``
 
 from __future__ import annotations
 
-from ..first_cell import MODELS, Config
+from ..lstm_vs_attention import MODELS, Config
 from . import plotting
 from .heatmap import heatmap
 from .tables import column, headers
@@ -64,7 +64,7 @@ def long_rows(res: dict) -> list[dict]:
 
 
 def words(res: dict) -> dict:
-    """What the longer budget did, chosen from the results: ``[[word:first_cell.long_0]]``.
+    """What the longer budget did, chosen from the results: ``[[word:lstm_vs_attention.long_0]]``.
 
     ``long_<i>`` for the i-th length of the longer budget (how many seeds solved it);
     ``long_verdict``: slower to learn, or unable, within these budgets.

@@ -1,4 +1,4 @@
-"""The sentences lesson 9 (and assignment 2) states about the first_cell experiment's results, and their ranges.
+"""The sentences lesson 9 (and assignment 2) states about the lstm_vs_attention experiment's results, and their ranges.
 
 Claims only: this experiment gives its pages no data beyond its results. A claim is checked on
 every build against the cached results, so rewriting a sentence here (or the range it relies
@@ -11,11 +11,11 @@ from ..common.gates import Claim
 
 LESSON_9 = "docs/{lang}/lessons/cost-and-impact.md"
 # Claims: sentences of lesson 9 that these results must keep true (the words that code can
-# choose, such as what the longer budget did, come from drawing/first_cell.py's words()).
+# choose, such as what the longer budget did, come from drawing/lstm_vs_attention.py's words()).
 CLAIMS = {
     "summary.lstm_guessing_from_there_on": Claim(
         1, 1, page=LESSON_9,
-        sentence="그러나 이 예산 안에서는 $L = [[value:first_cell.summary.lstm_shortest_guessing]]$부터 "
+        sentence="그러나 이 예산 안에서는 $L = [[value:lstm_vs_attention.summary.lstm_shortest_guessing]]$부터 "
                  "0.5 근처, 곧 찍기 수준입니다"),
     "no_position.acc": Claim(
         0.4, 0.7, page=LESSON_9,

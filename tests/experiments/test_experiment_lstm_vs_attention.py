@@ -8,7 +8,7 @@ import pytest
 import torch
 
 
-from tutorial_code.experiments import first_cell as fc
+from tutorial_code.experiments import lstm_vs_attention as fc
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments.common.seed_stack import fit_binary, predict
 
@@ -99,8 +99,8 @@ def test_fit_stops_once_every_seed_is_solved():
 
 
 def test_tiny_run_end_to_end(tmp_path):
-    report = run_experiments(["first_cell"], tmp_path, tiny=True, device="cpu")
-    o = report["first_cell"]
+    report = run_experiments(["lstm_vs_attention"], tmp_path, tiny=True, device="cpu")
+    o = report["lstm_vs_attention"]
     rec = o.record  # results.json plus what was drawn from it
     res, cfg = rec["results"], fc.Config.tiny()
     assert res["lengths"] == list(cfg.lengths)
@@ -173,7 +173,7 @@ def test_the_longer_budget_continues_the_budget_run():
     from pathlib import Path
     from coursebuild.pipeline.context import RunContext
 
-    ctx = RunContext(name="first_cell", device=torch.device("cpu"), seed=0, tiny=True,
+    ctx = RunContext(name="lstm_vs_attention", device=torch.device("cpu"), seed=0, tiny=True,
                      out_dir=Path("."), progress_stream=open("/dev/null", "w"))
     cfg = dataclasses.replace(fc.Config.tiny(), n_train=200, n_test=100, epochs=2,
                               long_lengths=(5,), long_epochs=5, stop_when_solved=False)
@@ -187,7 +187,7 @@ def test_the_longer_budget_continues_the_budget_run():
 
 def test_the_words_follow_the_results():
     """Solved on every seed, on some, on none: the page's clause changes with the numbers."""
-    from tutorial_code.experiments.drawing import first_cell as draw
+    from tutorial_code.experiments.drawing import lstm_vs_attention as draw
 
     def res(*solved):
         at = {str(L): {"solved_seeds": k, "seeds": 2} for L, k in zip((25, 50), solved)}

@@ -1,7 +1,7 @@
 """Figures made of numbers: heatmaps with the value in every cell, and curves.
 
-Each function takes the worked example's results (see :mod:`.worked_examples`), the figure
-strings of one language ``t`` (see ``LABELS`` in :mod:`.figures`) and the output folder, draws inside
+Each function takes the worked example's results (see :mod:`.hand_computations`), the figure
+strings of one language ``t`` (see ``LABELS`` in :mod:`.hand_computations`) and the output folder, draws inside
 the caller's ``plotting.style(lang)`` and returns the saved PNG.
 """
 

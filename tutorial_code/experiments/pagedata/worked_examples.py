@@ -1,6 +1,6 @@
 """The live widgets of lessons 2–7: their inputs and the states the browser tests check.
 
-Built from the figures experiment's ``Config`` and results (:mod:`.widgets_attention` for
+Built from the worked_examples experiment's ``Config`` and results (:mod:`.widgets_attention` for
 lessons 2–4, :mod:`.widgets_architecture` for lessons 5–7); the paper's two models counted
 block by block for lesson 7 (:mod:`.model_sizes`); and lesson 8's aside, the backward pass of
 attention on lesson 3's worked example, checked against torch autograd (:mod:`.attention_backward`).
@@ -19,7 +19,7 @@ CHECKS = {
     "sdpa_backward.row_sum_vs_output_max_diff": (0.0, 1e-12),
     "sdpa_backward.ds_row_sum_max_err": (0.0, 1e-12),
 }
-TINY_CHECKS = CHECKS  # tiny is the full size (figures.Config.tiny)
+TINY_CHECKS = CHECKS  # tiny is the full size (worked_examples.Config.tiny)
 
 
 def page_data(cfg, results: dict, files, out_dir) -> dict:

@@ -1,4 +1,4 @@
-"""How the results of :mod:`tutorial_code.experiments.figures` are drawn: its tables and figures.
+"""How the results of :mod:`tutorial_code.experiments.worked_examples` are drawn: its tables and figures.
 
 Presentation only: the strings (``LABELS``, both languages), ``tables(results)`` and
 ``figures(results, lang, outdir)``. Editing this file redraws; it never retrains.
@@ -6,9 +6,9 @@ Presentation only: the strings (``LABELS``, both languages), ``tables(results)``
 
 from __future__ import annotations
 
-from ..common.worked_examples import WORDS
+from ..common.hand_computations import WORDS
 from ..pagedata import model_sizes
-from . import diagrams, heatmaps, plotting
+from . import diagrams, number_figures, plotting
 from .tables import column, headers, symbol
 
 # Every string drawn on the explanatory figures, in Korean and English (same keys).
@@ -17,7 +17,7 @@ from .tables import column, headers, symbol
 # 잔차 연결, 층 정규화, 피드포워드 신경망, 위치 인코딩, 인과 마스크). NanumGothic lacks a few
 # glyphs (U+2212 minus, subscript zero) and draws arrows, subscripts and √ poorly, so minus signs
 # are written as '-' and symbols go through mathtext (``$\rightarrow$``, ``$q_1$``, ``$\sqrt{d_k}$``);
-# tests/test_experiment_figures.py checks every Korean string against the font.
+# tests/test_experiment_worked_examples.py checks every Korean string against the font.
 SCORE_LINE = r"$q\cdot k$ = {dot:.2f} $\rightarrow$ $\div\sqrt{{2}}$ = {s:.3f}"
 SIZES = r"$L$ = {L}, $d_k$ = {d_k}, $\sqrt{{d_k}}$ = {sqrt:g}"
 FORMULA = r"$\mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}\right)V$"
@@ -390,10 +390,10 @@ def figures(results: dict, lang: str, outdir) -> list:
         return [
             diagrams.architecture(t, outdir),
             diagrams.qkv_roles(results["library"], t, outdir),
-            heatmaps.sdpa_steps(results["sdpa"], t, outdir),
-            heatmaps.self_attention(results["toy"], lang, t, outdir),
-            heatmaps.causal(results["causal"], t, outdir),
+            number_figures.sdpa_steps(results["sdpa"], t, outdir),
+            number_figures.self_attention(results["toy"], lang, t, outdir),
+            number_figures.causal(results["causal"], t, outdir),
             diagrams.multihead(results["multihead"], t, outdir),
-            heatmaps.sinusoid(results["sinusoid"], t, outdir),
-            heatmaps.rope(results["rope"], t, outdir),
+            number_figures.sinusoid(results["sinusoid"], t, outdir),
+            number_figures.rope(results["rope"], t, outdir),
         ]

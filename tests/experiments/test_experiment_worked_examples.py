@@ -16,10 +16,10 @@ import torch
 
 import tutorial_code as tc
 from coursebuild.pipeline import run_experiments
-from tutorial_code.experiments import figures
-from tutorial_code.experiments.common import worked_examples as we
-from tutorial_code.experiments.drawing.figures import LABELS
-from tutorial_code.experiments.common.worked_examples import WORDS
+from tutorial_code.experiments import worked_examples
+from tutorial_code.experiments.common import hand_computations as we
+from tutorial_code.experiments.drawing.worked_examples import LABELS
+from tutorial_code.experiments.common.hand_computations import WORDS
 
 STEMS = ["architecture", "causal_mask", "multihead", "qkv_roles", "rope", "sdpa_steps",
          "self_attention", "sinusoid"]
@@ -27,8 +27,8 @@ STEMS = ["architecture", "causal_mask", "multihead", "qkv_roles", "rope", "sdpa_
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    out = tmp_path_factory.mktemp("figures")
-    return run_experiments(["figures"], out, tiny=True, device="cpu")["figures"]
+    out = tmp_path_factory.mktemp("worked_examples")
+    return run_experiments(["worked_examples"], out, tiny=True, device="cpu")["worked_examples"]
 
 
 def test_tiny_run_draws_every_figure_in_both_languages(tiny):
@@ -69,7 +69,7 @@ def test_hand_attention_matches_package_on_random_input():
 
 
 def test_library_both_query_blends_books():
-    cfg = figures.Config()
+    cfg = worked_examples.Config()
     lib = we.library([list(k) for k in cfg.library_keys], [list(v) for v in cfg.library_values],
                      {"one": list(cfg.query_one), "both": list(cfg.query_both)}, cfg.stretch)
     both = lib["both"]
@@ -80,14 +80,14 @@ def test_library_both_query_blends_books():
 
 
 def test_sdpa_steps_agree_with_package():
-    cfg = figures.Config()
+    cfg = worked_examples.Config()
     s = we.sdpa_steps(cfg.sdpa_q, cfg.sdpa_k, cfg.sdpa_v)
     assert s["code_vs_steps_max_diff"] < 1e-12
     assert s["scaled"] == [[x / 2 for x in row] for row in s["scores"]]  # √d_k = 2
 
 
 def test_toy_rule_and_its_failure():
-    cfg = figures.Config()
+    cfg = worked_examples.Config()
     vectors = {w: list(v) for w, v in cfg.toy_vectors}
     toy = we.toy_sentence(vectors, {"ko": list(cfg.toy_order_ko), "en": list(cfg.toy_order_en)},
                           cfg.toy_strength)
@@ -98,7 +98,7 @@ def test_toy_rule_and_its_failure():
 
 
 def test_shuffle_leaves_outputs_unchanged_without_positions():
-    cfg = figures.Config()
+    cfg = worked_examples.Config()
     X = we.t64([dict(cfg.toy_vectors)[w] for w in cfg.toy_order_ko])
     W_Q = torch.zeros(4, 4, dtype=torch.float64)
     W_Q[3, 1] = W_Q[2, 0] = 6.0
@@ -128,7 +128,7 @@ def test_causal_rope_multihead_sinusoid_facts():
 
 def test_labels_have_the_same_keys_and_fill_their_placeholders():
     assert set(LABELS["ko"]) == set(LABELS["en"])
-    assert set(WORDS["ko"]) == set(WORDS["en"]) == {w for w, _ in figures.Config().toy_vectors}
+    assert set(WORDS["ko"]) == set(WORDS["en"]) == {w for w, _ in worked_examples.Config().toy_vectors}
     for key in LABELS["ko"]:
         ko, en = LABELS["ko"][key], LABELS["en"][key]
         if isinstance(ko, str):

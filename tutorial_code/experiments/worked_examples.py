@@ -12,8 +12,8 @@ keeps the hand computations beside the code's results; figures() draws, once per
     sinusoid       the sinusoidal table and four of its dimensions (lesson 6)
     rope           rotation by m·θ, and scores that depend only on m − n (lesson 6)
 
-The drawing lives in :mod:`.diagrams` (boxes and arrows) and :mod:`.heatmaps` (numbers in
-cells, curves); the computations in :mod:`.worked_examples`.
+The drawing lives in :mod:`.diagrams` (boxes and arrows) and :mod:`.number_figures` (numbers in
+cells, curves); the computations in :mod:`.hand_computations`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import torch
 
 import tutorial_code as tc
 
-from .common import worked_examples as we
-from .common.worked_examples import WORDS
+from .common import hand_computations as we
+from .common.hand_computations import WORDS
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ def stretch_longer(lib: dict) -> dict:
 
     The scores themselves, the weights when ÷√d_k is kept after all (d_k has not changed, so
     it cannot undo the factor² growth), and the blended outputs of the settings. Added to
-    ``library.stretch`` beside the keys of :func:`worked_examples.stretch_demo`.
+    ``library.stretch`` beside the keys of :func:`hand_computations.stretch_demo`.
     """
     factor, d_k = lib["stretch"]["factor"], lib["d_k"]
     q, K = we.t64([lib["both"]["query"]]), we.t64(lib["keys"])            # (1, d_k), (3, d_k)

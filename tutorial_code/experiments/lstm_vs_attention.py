@@ -241,7 +241,7 @@ SOLVED = 0.95  # test accuracy at which a seed counts as having solved a length
 
 
 def long_budget(rows: list[dict], cfg: Config) -> dict:
-    """The LSTM's longer budget, per length: ``first_cell.lstm.long.at.25.solved_seeds``."""
+    """The LSTM's longer budget, per length: ``lstm_vs_attention.lstm.long.at.25.solved_seeds``."""
     at = {}
     for r in rows:
         acc = r["long"]["acc"]
@@ -275,7 +275,7 @@ def run(cfg: Config, ctx) -> dict:
 
 
 def at_length(res: dict, L: int) -> dict:
-    """Everything measured at one length, for pages: ``first_cell.at.200.lstm``."""
+    """Everything measured at one length, for pages: ``lstm_vs_attention.at.200.lstm``."""
     row = {"length": L, "uniform": 1 / L, "bag_bound": bag_bound(L)}
     for kind in MODELS:
         part = res[kind]
