@@ -79,11 +79,11 @@ def test_the_aside_has_its_tables_and_words(aside):
 
 
 def stub_results() -> dict:
-    """The figures experiment's results, computed as its run() does, without the figures."""
+    """The worked_examples experiment's results, computed as its run() does, without the figures."""
     class Ctx:
         def generator(self):
             return torch.Generator().manual_seed(worked_examples.Config().seed)
-    return figures.run(worked_examples.Config(), Ctx())
+    return worked_examples.run(worked_examples.Config(), Ctx())
 
 
 def test_the_function_the_aside_names_is_in_transformer_js_and_on_both_pages():
