@@ -65,9 +65,8 @@ class Config:
     # the settings beyond "one switch from the default" that the build runs too (lesson 7's)
     extra: tuple[tuple[tuple[str, object], ...], ...] = (
         (("warmup", "off"), ("lr", 0.02)),                        # post-LN without warm-up, high lr
-        (("norm", "pre"), ("warmup", "off"), ("lr", 0.02)),       # pre-LN without warm-up, high lr
         (("norm", "pre"), ("warmup", "off")),                     # pre-LN without warm-up
-    )
+    )  # (pre-LN without warm-up at the high lr runs all its steps too: left out for the build's time)
     runs: tuple[str, ...] = field(default=())  # names of the runs to make (empty: all); tiny uses it
     seed: int = 0
 
@@ -290,8 +289,10 @@ def train(cfg: Config, setting: dict, exclude: bool = True) -> dict:
     losses, evals, seen_held_out = [], [], 0
     reached = nan_step = None
 
+    # the page scores greedy decoding; teacher forcing gives the same exact match (every next token
+    # right given the true prefix is the greedy output, seq2seq.py's docstring) at a fraction of the cost
     def evaluate(step):
-        m = s2s.greedy_metrics(model, h_src, h_tgt, TOKENS["bos_id"], TOKENS["eos_id"])
+        m = s2s.teacher_forced_metrics(model, h_src, h_tgt)
         evals.append({"step": step, "exact": m["exact_match"]})
         return m["exact_match"]
 

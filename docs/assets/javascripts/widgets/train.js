@@ -165,8 +165,8 @@
       reset: el("button", { type: "button", class: "md-button", text: t.reset }),
       head: el("select", { id: uid + "-head" }),
       status: el("p", { class: "widget-status", role: "status", "aria-live": "polite", text: t.waiting }),
-      compare: el("p", { class: "widget-status", "data-key": "compare" }),
-      use: el("button", { type: "button", class: "md-button", text: t.use, hidden: "" }),
+      compare: el("p", { class: "widget-compare", "data-key": "compare" }),
+      use: el("button", { type: "button", class: "md-button", text: t.use }),
       exact: el("output", { "data-key": "exact" }),
       curve: M.svg("svg", { viewBox: "0 0 300 100", class: "widget-curve", role: "img", "aria-label": t.curve }),
       map: el("div", { class: "widget-map" }),
@@ -184,6 +184,7 @@
       el("p", {}, [el("span", { text: t.exact + ": " }), ui.exact]), ui.curve,
       el("div", { class: "widget-controls" }, field("head")), ui.map, ui.compare,
       el("div", { class: "widget-controls" }, [ui.use]));
+    ui.use.style.display = "none";  // offered once a run has ended
     return ui;
   }
 
@@ -234,7 +235,7 @@
       state.result = { config: state.config, tokens: state.tokens, weights: state.weights,
                        tied: { "out.weight": "embed.tokens.weight" }, steps: mine.steps, exact: mine.exact,
                        length: base.length };
-      ui.use.removeAttribute("hidden");
+      ui.use.style.display = "";
     }
 
     function onMessage(event) {
@@ -279,7 +280,7 @@
     function clear() {
       state.losses = []; state.cross = null; state.exact = undefined; state.result = null;
       ui.compare.textContent = ""; delete root.dataset.compare;
-      ui.use.setAttribute("hidden", "");
+      ui.use.style.display = "none";
     }
 
     ui.train.addEventListener("click", function () {
