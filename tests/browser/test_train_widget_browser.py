@@ -4,7 +4,6 @@ Python mirror (tutorial_code/experiments/browser_training.py) starts exactly whe
 starts; the same settings give the same curve; the reader's run is compared with the build's in
 words chosen by rule; a finished run hands its model to the decode widget by an event."""
 
-import json
 import math
 
 import pytest
@@ -109,10 +108,12 @@ def test_the_default_settings_learn_the_held_out_set(site_page, site_url):
 # ---------------------------------------------------------------- the build's mirror and the comparison
 
 LABELS = {"en": {"not_run": "The build did not run this setting", "warmup": "Warm-up (lesson 7)",
+                 "scaling": "Divide by √dₖ (lesson 3)", "norm": "Place of the LayerNorm (lesson 7)",
                  "lr": "Peak learning rate (lesson 7)", "position": "Positional encoding (lesson 6)",
                  "heads": "Heads (lesson 5)", "agree": "Your run agrees with it", "differ": "Your run differs from it",
                  "use": "Use this model in the decoder above"},
           "ko": {"not_run": "빌드는 이 설정으로는 PyTorch에서 학습하지 않았으므로", "warmup": "웜업 (7강)",
+                 "scaling": "√dₖ로 나누기 (3강)", "norm": "층 정규화를 놓는 자리 (7강)",
                  "lr": "최대 학습률 (7강)", "position": "위치 인코딩 (6강)", "heads": "헤드 수 (5강)",
                  "agree": "여러분의 실행도 같은 결과입니다", "differ": "여러분의 실행은 이와 다릅니다",
                  "use": "이 모델을 위의 디코더에서 쓰기"}}
@@ -186,17 +187,22 @@ def test_the_same_settings_and_seed_give_the_same_curve(trainer_page):
     assert trainer_page.evaluate(CURVE, x) != first  # the seed does change the run
 
 
+# the widget's data as the build wrote it into the page (the widget replaces it when it starts)
+DATA = """async () => {
+  const html = await (await fetch(location.href)).text();
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  return JSON.parse(doc.querySelector('.widget[data-widget="train"] script[type="application/json"]').textContent);
+}"""
 COMPARE = """(x) => {
-  const C = CourseWidgets.trainComparison, data = JSON.parse(
-    document.querySelector('.widget[data-widget="train"] script[type="application/json"]').textContent);
-  return x.cases.map((c) => C.comparison(C.LABELS[x.lang], data, c.setting, c.mine));
+  const C = CourseWidgets.trainComparison;
+  return x.cases.map((c) => C.comparison(C.LABELS[x.lang], x.data, c.setting, c.mine));
 }"""
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_comparison_words_follow_the_rule(site_page, site_url, lang):
     open_widget(site_page, site_url, lang)
-    data = json.loads(site_page.locator(f'{WIDGET} script[type="application/json"]').text_content())
+    data = site_page.evaluate(DATA)
     runs = {r["name"]: r for r in data["runs"]}
     every = data["base"]["eval_every"] * data["agree"]["evals_within"]
     default, nan = runs["default"], runs["lr=10000"]
@@ -209,15 +215,18 @@ def test_the_comparison_words_follow_the_rule(site_page, site_url, lang):
         ("agree", nan["setting"], {"reached_step": None, "nan_step": 3, "exact": 0}),
         ("agree", short["setting"], {"reached_step": None, "nan_step": None, "exact": short["exact"] + data["agree"]["exact_within"] / 2}),
         ("differ", short["setting"], {"reached_step": None, "nan_step": None, "exact": short["exact"] + 2 * data["agree"]["exact_within"]}),
-        ("not-run", {**default["setting"], "position": "off", "heads": "1"}, {"reached_step": 100, "nan_step": None, "exact": 1}),
+        # two switches from every run the build has: position off, no ÷√d_k, one head
+        ("not-run", {**default["setting"], "position": "off", "scaling": "off", "heads": "1"},
+         {"reached_step": 100, "nan_step": None, "exact": 1}),
     ]
-    out = site_page.evaluate(COMPARE, {"lang": lang, "cases": [{"setting": s, "mine": m} for _, s, m in cases]})
+    out = site_page.evaluate(COMPARE, {"lang": lang, "data": data, "cases": [{"setting": s, "mine": m} for _, s, m in cases]})
     t = LABELS[lang]
     for (kind, setting, mine), got in zip(cases, out):
         assert got["kind"] == kind, (kind, mine, got)
         assert "undefined" not in got["text"] and "null" not in got["text"], got["text"]
         if kind == "not-run":
-            assert t["not_run"] in got["text"] and t["position"] in got["text"] and t["heads"] in got["text"]
+            named = {k for k in ("position", "scaling", "heads", "norm", "warmup", "lr") if t[k] in got["text"]}
+            assert t["not_run"] in got["text"] and len(named) == 2 and named <= {"position", "scaling", "heads"}, got
         else:
             assert t[kind] in got["text"], got["text"]
             assert t["not_run"] not in got["text"]
