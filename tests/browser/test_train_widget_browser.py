@@ -232,3 +232,33 @@ def test_the_comparison_words_follow_the_rule(site_page, site_url, lang):
             assert t["not_run"] not in got["text"]
     # the thresholds are the page data's, not the script's
     assert data["agree"] == bt_page.AGREE and data["base"]["steps"] == bt.Config().steps
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_ended_widget_is_axe_clean_and_fits_a_phone(browser, site_url, lang):
+    """A run that has ended shows the build's run and the button: axe in both palettes, 390 px."""
+    from test_accessibility_browser import AXE, BLOCKING, COLOUR_RULES, run_axe, switch_palette
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  service_workers="block")
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site_url) else r.abort())
+    page = context.new_page()
+    try:
+        widget = open_widget(page, site_url, lang)
+        widget.locator("select").nth(5).select_option("10000")  # diverges within seconds
+        widget.locator("button").nth(0).tap()
+        page.wait_for_selector(f'{WIDGET}[data-state="nan"]', timeout=120_000)
+        page.mouse.move(0, 0)  # no pointer left hovering over a button while axe reads its colours
+        assert widget.get_attribute("data-compare") == "agree"  # the build's run of it diverged too
+        assert widget.locator("button").nth(3).is_visible()
+        box = widget.bounding_box()
+        width = page.evaluate("() => document.documentElement.clientWidth")
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.add_script_tag(content=AXE)
+        for scheme in ("light", "dark"):
+            switch_palette(page, scheme)
+            found = [v for v in run_axe(page, None if scheme == "light" else COLOUR_RULES, inject=False)
+                     if v["impact"] in BLOCKING]
+            assert not found, (scheme, [(v["id"], v["targets"], v["summary"]) for v in found])
+    finally:
+        context.close()
