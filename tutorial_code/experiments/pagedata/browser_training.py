@@ -47,7 +47,7 @@ def page_data(cfg, results, files, out_dir) -> dict:
 
 
 CHECKS = {
-    "page.n_runs": (13, 100),          # the default and each one-switch change
+    "page.n_runs": (11, 100),          # the default and each one-switch change
     "page.default_reached_step": (1, 10**6),
 }
 TINY_CHECKS = {"page.n_runs": (1, 100)}

@@ -6,6 +6,13 @@
 // the training loss, the held-out exact match and the cross-attention of one fixed input, drawn
 // as the reversal widget draws it. Without JavaScript the div stays hidden and the lesson's
 // static figures tell the story.
+//
+// Its data (the page marker [[widget:browser_training.train]]) holds what it trains with (the
+// task, the model, the switches with their choices and defaults, all defined once in
+// tutorial_code/experiments/browser_training.py), how the build's PyTorch run of each setting it
+// ran ended, and the thresholds of the rule by which the widget says whether the reader's run
+// agrees with it. When a run has ended (or stopped on NaN, with its last good weights), a button
+// hands the trained model to the decode widget above: a "course:trained-model" event on document.
 (function () {
   "use strict";
 
