@@ -103,6 +103,9 @@ def test_the_default_settings_learn_the_held_out_set(site_page, site_url):
     widget.locator("button").nth(0).click()
     site_page.wait_for_selector(f'{WIDGET}[data-state="done"]', timeout=1_200_000)
     assert float(widget.locator('output[data-key="exact"]').get_attribute("data-value")) >= 0.99
+    # the build ran the defaults too: the widget compares (agree or differ, never "not run")
+    assert widget.get_attribute("data-compare") in {"agree", "differ"}
+    assert LABELS["en"]["not_run"] not in widget.locator('[data-key="compare"]').inner_text()
 
 
 # ---------------------------------------------------------------- the build's mirror and the comparison
