@@ -1,7 +1,16 @@
 """Lesson 8's trainer widget: trains in a Web Worker, pauses and resumes, stops on NaN, survives
-a failed worker (the decode widget still works), and with the default settings learns."""
+a failed worker (the decode widget still works), and with the default settings learns; the build's
+Python mirror (tutorial_code/experiments/browser_training.py) starts exactly where the page
+starts; the same settings give the same curve; the reader's run is compared with the build's in
+words chosen by rule; a finished run hands its model to the decode widget by an event."""
+
+import math
 
 import pytest
+import torch
+
+from tutorial_code.experiments import browser_training as bt
+from tutorial_code.experiments.pagedata import browser_training as bt_page
 
 pytestmark = pytest.mark.browser
 
@@ -50,9 +59,30 @@ def test_a_diverging_learning_rate_stops_with_nan_and_keeps_the_weights(site_pag
     widget.locator("select").nth(5).select_option("10000")    # a learning rate that diverges
     widget.locator("button").nth(0).click()
     site_page.wait_for_selector(f'{WIDGET}[data-state="nan"]', timeout=120_000)
-    status = widget.locator(".widget-status").inner_text()
+    status = widget.locator(".widget-status").first.inner_text()
     assert NAN[lang] in status
     assert widget.get_attribute("data-weights") == "finite"  # the weights of the last good step
+    # the build ran lr 10000 with warm-up and no warm-up at lr 0.005, not this pair: it says so
+    assert widget.get_attribute("data-compare") == "not-run"
+    compare = widget.locator('[data-key="compare"]').inner_text()
+    labels = LABELS[lang]
+    assert labels["not_run"] in compare and (labels["warmup"] in compare or labels["lr"] in compare)
+    # the last good weights go to the decode widget above, by the event reversal.js listens for
+    site_page.evaluate("() => { window.trained = null; document.addEventListener('course:trained-model', "
+                       "(e) => { window.trained = e.detail; }); }")
+    use = widget.locator("button").nth(3)
+    assert use.is_visible() and use.inner_text() == labels["use"]
+    use.focus()
+    site_page.keyboard.press("Enter")
+    got = site_page.evaluate("() => window.trained && {keys: Object.keys(window.trained).sort(), tied: window.trained.tied, "
+                             "length: window.trained.length, heads: window.trained.config.n_heads, "
+                             "names: window.trained.tokens.names.length, steps: window.trained.steps, "
+                             "finite: Object.values(window.trained.weights).every((w) => w.data.every(Number.isFinite)), "
+                             "embed: window.trained.weights['embed.tokens.weight'].rows}")
+    assert got["keys"] == sorted(["config", "tokens", "weights", "tied", "steps", "exact", "length"])
+    assert got["tied"] == {"out.weight": "embed.tokens.weight"}
+    assert got["length"] == bt.Config().length and got["heads"] == 4 and got["names"] == bt.Config().vocab_size
+    assert got["finite"] and got["embed"] == bt.Config().vocab_size and got["steps"] >= 0
 
 
 def test_a_failed_worker_leaves_the_page_and_the_decode_widget_working(site_page, site_url):
@@ -73,3 +103,165 @@ def test_the_default_settings_learn_the_held_out_set(site_page, site_url):
     widget.locator("button").nth(0).click()
     site_page.wait_for_selector(f'{WIDGET}[data-state="done"]', timeout=1_200_000)
     assert float(widget.locator('output[data-key="exact"]').get_attribute("data-value")) >= 0.99
+    # the build ran the defaults too: the widget compares (agree or differ, never "not run")
+    assert widget.get_attribute("data-compare") in {"agree", "differ"}
+    assert LABELS["en"]["not_run"] not in widget.locator('[data-key="compare"]').inner_text()
+
+
+# ---------------------------------------------------------------- the build's mirror and the comparison
+
+LABELS = {"en": {"not_run": "The build did not run this setting", "warmup": "Warm-up (lesson 7)",
+                 "scaling": "Divide by √dₖ (lesson 3)", "norm": "Place of the LayerNorm (lesson 7)",
+                 "lr": "Peak learning rate (lesson 7)", "position": "Positional encoding (lesson 6)",
+                 "heads": "Heads (lesson 5)", "agree": "Your run agrees with it", "differ": "Your run differs from it",
+                 "use": "Use this model in the decoder above"},
+          "ko": {"not_run": "빌드는 이 설정으로는 PyTorch에서 학습하지 않았으므로", "warmup": "웜업 (7강)",
+                 "scaling": "√dₖ로 나누기 (3강)", "norm": "층 정규화를 놓는 자리 (7강)",
+                 "lr": "최대 학습률 (7강)", "position": "위치 인코딩 (6강)", "heads": "헤드 수 (5강)",
+                 "agree": "여러분의 실행도 같은 결과입니다", "differ": "여러분의 실행은 이와 다릅니다",
+                 "use": "이 모델을 위의 디코더에서 쓰기"}}
+SCRIPTS = ("maths.js", "transformer.js", "trainer.js")
+
+
+@pytest.fixture(scope="module")
+def trainer_page(browser, site_url):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_url)
+    for name in SCRIPTS:
+        page.add_script_tag(url=site_url + "assets/javascripts/" + name)
+    yield page
+    context.close()
+
+
+def js_config(cfg, setting):
+    m = bt.model_config(cfg, setting)
+    return {"vocab_size": m.vocab_size, "d_model": m.d_model, "n_heads": m.n_heads, "d_ff": m.d_ff,
+            "n_layers": m.n_layers, "norm_first": m.norm_first, "position": m.position,
+            "scaled": setting["scaling"] == "on"}
+
+
+START = """(x) => {
+  const r = Trainer.random(x.seed), numbers = Array.from({length: 50}, () => r());
+  const model = Trainer.initModel(x.cfg, x.seed), weights = {};
+  for (const [name, w] of Object.entries(Trainer.weights(model))) weights[name] = Array.from(w.data);
+  const task = Trainer.task(x.seed, x.length, x.n), batches = [];
+  for (let i = 0; i < x.batches; i++) batches.push(task.batch(x.size).srcs);
+  return {numbers, weights, heldOut: task.heldOut.map((p) => p.src), batches, redrawn: task.redrawn()};
+}"""
+
+
+@pytest.mark.parametrize("norm,length,n", [("post", 6, 200), ("pre", 2, 60)])
+def test_the_python_mirror_starts_exactly_where_the_page_starts(trainer_page, norm, length, n):
+    """Same starting weights (float32, bit for bit), same held-out set, same batches (length 2
+    leaves 100 sequences, so the stream redraws held-out ones often), same random numbers."""
+    cfg = bt.Config()
+    setting = {**dict(cfg.defaults), "norm": norm}
+    out = trainer_page.evaluate(START, {"seed": 7, "cfg": js_config(cfg, setting), "length": length, "n": n,
+                                        "batches": 30, "size": cfg.batch_size})
+    r = bt.mulberry32(7)
+    assert out["numbers"] == [r() for _ in range(50)]
+    values = bt.init_values(bt.model_config(cfg, setting), 7)
+    assert set(out["weights"]) == set(values)
+    for name, v in values.items():
+        assert torch.equal(torch.tensor(out["weights"][name], dtype=torch.float32), v.flatten()), name
+    data = bt.task(7, length, n)
+    assert out["heldOut"] == [bt.pair(d)[0] for d in data.held_out]
+    assert out["batches"] == [[bt.pair(d)[0] for d in data.batch(cfg.batch_size)] for _ in range(30)]
+    assert out["redrawn"] == data.redrawn and (length == 6 or data.redrawn > 0)
+
+
+CURVE = """(x) => {
+  const model = Trainer.initModel(x.cfg, x.seed), task = Trainer.task(x.seed, x.length, x.n);
+  const run = Trainer.trainer(model, x.recipe, x.steps), losses = [];
+  for (let i = 0; i < x.steps; i++) { const b = task.batch(x.size); losses.push(run.trainStep(b.srcs, b.tgts).loss); }
+  return losses;
+}"""
+
+
+def test_the_same_settings_and_seed_give_the_same_curve(trainer_page):
+    cfg = bt.Config()
+    x = {"seed": cfg.seed, "cfg": js_config(cfg, dict(cfg.defaults)), "length": cfg.length, "n": cfg.n_held_out,
+         "steps": 12, "size": cfg.batch_size,
+         "recipe": {"schedule": "one_cycle", "lr": 0.005, "betas": [0.9, 0.999], "eps": 1e-8}}
+    first, second = trainer_page.evaluate(CURVE, x), trainer_page.evaluate(CURVE, x)
+    assert first == second and all(math.isfinite(v) for v in first)
+    x["seed"] = cfg.seed + 1
+    assert trainer_page.evaluate(CURVE, x) != first  # the seed does change the run
+
+
+# the widget's data as the build wrote it into the page (the widget replaces it when it starts)
+DATA = """async () => {
+  const html = await (await fetch(location.href)).text();
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  return JSON.parse(doc.querySelector('.widget[data-widget="train"] script[type="application/json"]').textContent);
+}"""
+COMPARE = """(x) => {
+  const C = CourseWidgets.trainComparison;
+  return x.cases.map((c) => C.comparison(C.LABELS[x.lang], x.data, c.setting, c.mine));
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_comparison_words_follow_the_rule(site_page, site_url, lang):
+    open_widget(site_page, site_url, lang)
+    data = site_page.evaluate(DATA)
+    runs = {r["name"]: r for r in data["runs"]}
+    every = data["base"]["eval_every"] * data["agree"]["evals_within"]
+    default, nan = runs["default"], runs["lr=10000"]
+    short = next(r for r in data["runs"] if not r["reached_step"] and not r["nan_step"])
+    cases = [
+        ("agree", default["setting"], {"reached_step": default["reached_step"] + every, "nan_step": None, "exact": 1}),
+        ("differ", default["setting"], {"reached_step": default["reached_step"] + every + 50, "nan_step": None, "exact": 1}),
+        ("differ", default["setting"], {"reached_step": None, "nan_step": None, "exact": 0.5}),
+        ("differ", default["setting"], {"reached_step": None, "nan_step": 7, "exact": 0}),
+        ("agree", nan["setting"], {"reached_step": None, "nan_step": 3, "exact": 0}),
+        ("agree", short["setting"], {"reached_step": None, "nan_step": None, "exact": short["exact"] + data["agree"]["exact_within"] / 2}),
+        ("differ", short["setting"], {"reached_step": None, "nan_step": None, "exact": short["exact"] + 2 * data["agree"]["exact_within"]}),
+        # two switches from every run the build has: position off, no ÷√d_k, one head
+        ("not-run", {**default["setting"], "position": "off", "scaling": "off", "heads": "1"},
+         {"reached_step": 100, "nan_step": None, "exact": 1}),
+    ]
+    out = site_page.evaluate(COMPARE, {"lang": lang, "data": data, "cases": [{"setting": s, "mine": m} for _, s, m in cases]})
+    t = LABELS[lang]
+    for (kind, setting, mine), got in zip(cases, out):
+        assert got["kind"] == kind, (kind, mine, got)
+        assert "undefined" not in got["text"] and "null" not in got["text"], got["text"]
+        if kind == "not-run":
+            named = {k for k in ("position", "scaling", "heads", "norm", "warmup", "lr") if t[k] in got["text"]}
+            assert t["not_run"] in got["text"] and len(named) == 2 and named <= {"position", "scaling", "heads"}, got
+        else:
+            assert t[kind] in got["text"], got["text"]
+            assert t["not_run"] not in got["text"]
+    # the thresholds are the page data's, not the script's
+    assert data["agree"] == bt_page.AGREE and data["base"]["steps"] == bt.Config().steps
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_ended_widget_is_axe_clean_and_fits_a_phone(browser, site_url, lang):
+    """A run that has ended shows the build's run and the button: axe in both palettes, 390 px."""
+    from test_accessibility_browser import AXE, BLOCKING, COLOUR_RULES, run_axe, switch_palette
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  service_workers="block")
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site_url) else r.abort())
+    page = context.new_page()
+    try:
+        widget = open_widget(page, site_url, lang)
+        widget.locator("select").nth(5).select_option("10000")  # diverges within seconds
+        widget.locator("button").nth(0).tap()
+        page.wait_for_selector(f'{WIDGET}[data-state="nan"]', timeout=120_000)
+        page.mouse.move(0, 0)  # no pointer left hovering over a button while axe reads its colours
+        assert widget.get_attribute("data-compare") == "agree"  # the build's run of it diverged too
+        assert widget.locator("button").nth(3).is_visible()
+        box = widget.bounding_box()
+        width = page.evaluate("() => document.documentElement.clientWidth")
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.add_script_tag(content=AXE)
+        for scheme in ("light", "dark"):
+            switch_palette(page, scheme)
+            found = [v for v in run_axe(page, None if scheme == "light" else COLOUR_RULES, inject=False)
+                     if v["impact"] in BLOCKING]
+            assert not found, (scheme, [(v["id"], v["targets"], v["summary"]) for v in found])
+    finally:
+        context.close()

@@ -126,6 +126,7 @@ EXPERIMENTS: tuple[str, ...] = (
     "translation",  # lessons 1 and 8: toy Korean->English translation, learned cross-attention
     "cost",  # lesson 9: attention time and memory vs length, the n^2 table, KV-cache speed-up
     "worked_examples",  # lessons 2-8: explanatory figures and the worked examples' numbers
+    "browser_training",  # lesson 8: the build's PyTorch run of each setting the in-page trainer offers
 )
 
 # experiments that time themselves: never computed while another one competes for the cores

@@ -5,7 +5,7 @@
 // exact match, cross: the last layer's cross-attention of the fixed input, one row per written
 // token, per head), {type: "nan", step} when the loss stops being a number (the weights of the
 // step before are kept: trainer.js does not apply a step whose loss is not finite), and
-// {type: "done", weights}.
+// {type: "done", weights}; the first progress message and the last carry the tokens (Trainer.TOKENS).
 importScripts("maths.js", "transformer.js", "trainer.js");
 
 let job = null;
@@ -21,7 +21,7 @@ function tick() {
   while (Date.now() - started < 50 && job.run.steps() < s.steps) {  // short slices: pause is heard
     const b = job.task.batch(s.batch_size), r = job.run.trainStep(b.srcs, b.tgts), step = job.run.steps();
     if (!isFinite(r.loss)) {
-      postMessage({ type: "nan", step: step + 1, weights: Trainer.weights(job.model) });
+      postMessage({ type: "nan", step: step + 1, weights: Trainer.weights(job.model), tokens: Trainer.TOKENS });
       job = null;
       return;
     }
@@ -36,7 +36,7 @@ function tick() {
   }
   const done = job.reached || job.run.steps() >= s.steps;
   if (done) {
-    postMessage({ type: "done", step: job.run.steps(), weights: Trainer.weights(job.model) });
+    postMessage({ type: "done", step: job.run.steps(), weights: Trainer.weights(job.model), tokens: Trainer.TOKENS });
     job = null;
     return;
   }
@@ -51,7 +51,7 @@ onmessage = function (event) {
     job = { settings: s, model: model, task: Trainer.task(s.seed, s.length, s.n_held_out),
             run: Trainer.trainer(model, s.recipe, s.steps), paused: false,
             example: Trainer.pair(s.example).src };
-    postMessage({ type: "progress", step: 0, steps: s.steps, loss: null,
+    postMessage({ type: "progress", step: 0, steps: s.steps, loss: null, tokens: Trainer.TOKENS,
                   exact: Trainer.exactMatch(model, job.task.heldOut), cross: crossOf(model, job.example) });
     setTimeout(tick, 0);
   } else if (m.type === "pause" && job) {

@@ -1,0 +1,53 @@
+"""Lesson 8's trainer widget: its constants and the build's PyTorch run of each setting it offers.
+
+The widget (``docs/assets/javascripts/widgets/train.js``) reads everything it trains with from
+here, so the page and the build's runs share one definition (``browser_training.Config``): the
+task (length, held-out set, batch, steps, evaluations, target, seed, the fixed example), the
+model, the switches with their choices and defaults, and, per setting the build ran, where that
+run ended. ``agree`` holds the thresholds of the rule by which the page says in words whether
+the reader's run agrees with the build's (see ``verdict`` in train.js):
+
+* both reached the target, at most ``evals_within`` evaluations apart: they agree;
+* both diverged (the loss became NaN): they agree;
+* neither reached the target nor diverged, final exact match at most ``exact_within`` apart:
+  they agree;
+* anything else (one reached and the other did not, one diverged, or further apart): they differ.
+"""
+
+from __future__ import annotations
+
+from ..browser_training import _text
+
+AGREE = {"evals_within": 1, "exact_within": 0.05}
+
+
+def page_data(cfg, results, files, out_dir) -> dict:
+    choices = cfg.choices()
+    defaults = dict(cfg.defaults)
+    switches = [{"name": name, "values": [_text(v) for v in values], "default": _text(defaults[name])}
+                for name, values in choices.items()]
+    runs = []
+    for name, r in results["runs"].items():
+        runs.append({"name": name, "setting": {k: _text(v) for k, v in r["setting"].items()},
+                     "exact": round(r["final_exact"], 6), "reached_step": r["reached_step"], "nan_step": r["nan_step"],
+                     "steps_run": r["steps_run"]})  # (its curve stays in the results: the page shows the ending)
+    train = {
+        "base": {"length": cfg.length, "n_held_out": cfg.n_held_out, "batch_size": cfg.batch_size,
+                 "steps": cfg.steps, "eval_every": cfg.eval_every, "target": cfg.target, "seed": cfg.seed,
+                 "example": list(cfg.example)},
+        "model": {"vocab_size": cfg.vocab_size, "d_model": cfg.d_model, "d_ff": cfg.d_ff, "n_layers": cfg.n_layers},
+        "switches": switches, "runs": runs, "agree": dict(AGREE),
+    }
+    default = next(r for r in runs if r["name"] == "default") if "default" in results["runs"] else runs[0]
+    return {"widgets": {"train": train},
+            "page": {"n_runs": len(runs), "agree_within_steps": AGREE["evals_within"] * cfg.eval_every,
+                     "agree_exact_within": AGREE["exact_within"],
+                     "agree_exact_points": round(100 * AGREE["exact_within"], 6),
+                     "default_reached_step": default["reached_step"] or 0}}
+
+
+CHECKS = {
+    "page.n_runs": (11, 100),          # the default and each one-switch change
+    "page.default_reached_step": (1, 10**6),
+}
+TINY_CHECKS = {"page.n_runs": (1, 100)}
