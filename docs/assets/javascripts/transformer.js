@@ -37,32 +37,46 @@
   // forward: it takes the gradient of the output (dy), returns the gradient of the input and
   // adds the gradients of the parameters into g, a tree shaped like the parameters (grads()).
 
-  // nn.Linear: y = x Wᵀ + b, with W stored (out_features, in_features) as PyTorch does
+  // a · b over n numbers of two Float32Arrays from offsets a0 and b0; four running sums, so the
+  // additions do not wait on each other (the hot loop of the forward pass)
+  function dot(a, a0, b, b0, n) {
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, j = 0;
+    for (; j + 3 < n; j += 4) {
+      s0 += a[a0 + j] * b[b0 + j];
+      s1 += a[a0 + j + 1] * b[b0 + j + 1];
+      s2 += a[a0 + j + 2] * b[b0 + j + 2];
+      s3 += a[a0 + j + 3] * b[b0 + j + 3];
+    }
+    for (; j < n; j++) s0 += a[a0 + j] * b[b0 + j];
+    return (s0 + s1) + (s2 + s3);
+  }
+
+  // nn.Linear: y = x Wᵀ + b, with W stored (out_features, in_features) as PyTorch does; each
+  // output is the dot product of a row of x and a row of W (both contiguous in memory)
   function linear(x, p) {
-    const n = p.weight.rows, k = p.weight.cols, W = p.weight.data;
-    const y = matrix(x.rows, n);
+    const n = p.weight.rows, k = p.weight.cols, W = p.weight.data, b = p.bias.data;
+    const X = x.data, y = matrix(x.rows, n), Y = y.data;
     for (let i = 0; i < x.rows; i++) {
-      for (let o = 0; o < n; o++) {
-        let s = p.bias.data[o];
-        for (let j = 0; j < k; j++) s += x.data[i * k + j] * W[o * k + j];
-        y.data[i * n + o] = s;
-      }
+      for (let o = 0; o < n; o++) Y[i * n + o] = dot(X, i * k, W, o * k, k) + b[o];
     }
     return y;
   }
 
-  // backward: dx = dy W, dW += dyᵀ x, db += the column sums of dy
+  // backward: dx = dy W, dW += dyᵀ x, db += the column sums of dy; each nonzero dy[i][o] adds
+  // a multiple of W's row o into dx's row i and of x's row i into dW's row o
   function linearBackward(dy, x, p, g) {
     const n = p.weight.rows, k = p.weight.cols, W = p.weight.data, gW = g.weight.data, gb = g.bias.data;
-    const dx = matrix(x.rows, k);
+    const X = x.data, dY = dy.data, dx = matrix(x.rows, k), dX = dx.data;
     for (let i = 0; i < x.rows; i++) {
+      const xi = i * k;
       for (let o = 0; o < n; o++) {
-        const d = dy.data[i * n + o];
+        const d = dY[i * n + o];
         if (d === 0) continue;
         gb[o] += d;
+        const wo = o * k;
         for (let j = 0; j < k; j++) {
-          dx.data[i * k + j] += d * W[o * k + j];
-          gW[o * k + j] += d * x.data[i * k + j];
+          dX[xi + j] += d * W[wo + j];
+          gW[wo + j] += d * X[xi + j];
         }
       }
     }
@@ -119,14 +133,16 @@
     for (let i = 0; i < q.rows; i++) {
       const row = weights.data.subarray(i * k.rows, (i + 1) * k.rows);
       for (let j = 0; j < k.rows; j++) {
-        let s = 0;  // step 1: query · key
-        for (let c = 0; c < dK; c++) s += q.data[i * dK + c] * k.data[j * dK + c];
+        let s = dot(q.data, i * dK, k.data, j * dK, dK);  // step 1: query · key
         s /= divisor;                                  // step 2: ÷ √d_k (§3.2.1)
         row[j] = mask && !mask(i, j) ? -Infinity : s;  // step 3: blocked → −∞
       }
       CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
+      const O = output.data, V = v.data, dV = v.cols;
       for (let j = 0; j < k.rows; j++) {  // step 5: blend the values by the weights
-        for (let c = 0; c < v.cols; c++) output.data[i * v.cols + c] += row[j] * v.data[j * v.cols + c];
+        const w = row[j];
+        if (w === 0) continue;  // a blocked key
+        for (let c = 0; c < dV; c++) O[i * dV + c] += w * V[j * dV + c];
       }
     }
     return { output: output, weights: weights };
@@ -138,25 +154,22 @@
   function scaledDotProductAttentionBackward(dOut, q, k, v, weights, scaled) {
     const dK = q.cols, Lk = k.rows, dV = v.cols, divisor = scaled === false ? 1 : Math.sqrt(dK);
     const dq = matrix(q.rows, dK), dk = matrix(Lk, dK), dv = matrix(Lk, dV), dw = new Float64Array(Lk);
+    const dO = dOut.data, Q = q.data, K = k.data, V = v.data, dQ = dq.data, dKs = dk.data, dVs = dv.data;
     for (let i = 0; i < q.rows; i++) {
       const w = weights.data.subarray(i * Lk, (i + 1) * Lk);
-      let dot = 0;
+      let total = 0;
       for (let j = 0; j < Lk; j++) {
-        let s = 0;
-        for (let c = 0; c < dV; c++) {
-          const d = dOut.data[i * dV + c];
-          s += d * v.data[j * dV + c];
-          dv.data[j * dV + c] += w[j] * d;
-        }
-        dw[j] = s;
-        dot += w[j] * s;
+        dw[j] = dot(dO, i * dV, V, j * dV, dV);
+        total += w[j] * dw[j];
+        if (w[j] === 0) continue;  // a blocked key passes nothing back
+        for (let c = 0; c < dV; c++) dVs[j * dV + c] += w[j] * dO[i * dV + c];
       }
       for (let j = 0; j < Lk; j++) {
-        const ds = w[j] * (dw[j] - dot) / divisor;
+        const ds = w[j] * (dw[j] - total) / divisor;
         if (ds === 0) continue;
         for (let c = 0; c < dK; c++) {
-          dq.data[i * dK + c] += ds * k.data[j * dK + c];
-          dk.data[j * dK + c] += ds * q.data[i * dK + c];
+          dQ[i * dK + c] += ds * K[j * dK + c];
+          dKs[j * dK + c] += ds * Q[i * dK + c];
         }
       }
     }
@@ -305,13 +318,20 @@
   // ---------------------------------------------------------------- models.py
   // Embedding: token vector × √D plus the sinusoidal table (§3.4, §3.5); position "none"
   // leaves the table out (lesson 6's switch)
+  // the table's rows are the same for every sequence: computed once per width D, grown as
+  // longer sequences come (float32, as the model's buffer)
+  const tables = new Map();
+  function tableFor(length, D) {
+    let pe = tables.get(D);
+    if (!pe || pe.rows < length) { pe = sinusoidalTable(Math.max(length, 64), D); tables.set(D, pe); }
+    return pe.data;
+  }
+
   function embed(model, tokens) {
     const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, x = matrix(tokens.length, D);
-    const withTable = model.cfg.position !== "none";
+    const table = model.cfg.position !== "none" ? tableFor(tokens.length, D) : null, scale = Math.sqrt(D);
     for (let i = 0; i < tokens.length; i++) {
-      for (let j = 0; j < D; j++) {
-        x.data[i * D + j] = W[tokens[i] * D + j] * Math.sqrt(D) + (withTable ? Math.fround(CourseMath.sinusoid(i, j, D)) : 0);
-      }
+      for (let j = 0; j < D; j++) x.data[i * D + j] = W[tokens[i] * D + j] * scale + (table ? table[i * D + j] : 0);
     }
     return x;
   }
