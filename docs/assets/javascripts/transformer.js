@@ -5,8 +5,8 @@
 // (scaled_dot_product_attention) → multihead.py (MultiHeadAttention) → position.py
 // (sinusoidal_table) → layers.py (PositionwiseFeedForward, SublayerConnection, EncoderLayer,
 // DecoderLayer) → models.py (Embedding, Encoder, Decoder, EncoderDecoderTransformer) →
-// generate.py (greedy_decode). One sequence at a time (no batch dimension B), so a (B, L, D)
-// tensor of the Python is here a matrix (L, D). Weights come from the files the build exports
+// generate.py (greedy_decode). A (B, L, D) tensor of the Python is here a matrix (B·L, D), the
+// B sequences' rows one after the other (one sequence: B = 1). Weights come from the files the build exports
 // (tutorial_code/experiments/pagedata/model_export.py), named as in model.state_dict().
 // The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
 // Each forward function keeps what its backward pass needs, and the backward pass sits beside it
@@ -62,23 +62,27 @@
     return y;
   }
 
-  // backward: dx = dy W, dW += dyᵀ x, db += the column sums of dy; each nonzero dy[i][o] adds
-  // a multiple of W's row o into dx's row i and of x's row i into dW's row o
+  function transposed(m) {  // mᵀ, so that a column of m becomes a contiguous row
+    const t = matrix(m.cols, m.rows), M = m.data, T = t.data;
+    for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) T[j * m.rows + i] = M[i * m.cols + j];
+    return t;
+  }
+
+  // backward: dx = dy W, dW += dyᵀ x, db += the column sums of dy. Both products are written as
+  // dot products of contiguous rows, like the forward (dx[i][j] = dy's row i · Wᵀ's row j,
+  // dW[o][j] += dyᵀ's row o · xᵀ's row j), which needs W, dy and x transposed once per call
   function linearBackward(dy, x, p, g) {
-    const n = p.weight.rows, k = p.weight.cols, W = p.weight.data, gW = g.weight.data, gb = g.bias.data;
-    const X = x.data, dY = dy.data, dx = matrix(x.rows, k), dX = dx.data;
-    for (let i = 0; i < x.rows; i++) {
-      const xi = i * k;
-      for (let o = 0; o < n; o++) {
-        const d = dY[i * n + o];
-        if (d === 0) continue;
-        gb[o] += d;
-        const wo = o * k;
-        for (let j = 0; j < k; j++) {
-          dX[xi + j] += d * W[wo + j];
-          gW[wo + j] += d * X[xi + j];
-        }
-      }
+    const n = p.weight.rows, k = p.weight.cols, R = x.rows, gW = g.weight.data, gb = g.bias.data;
+    const dY = dy.data, Wt = transposed(p.weight).data, dYt = transposed(dy).data, Xt = transposed(x).data;
+    const dx = matrix(R, k), dX = dx.data;
+    for (let i = 0; i < R; i++) {
+      for (let j = 0; j < k; j++) dX[i * k + j] = dot(dY, i * n, Wt, j * n, n);
+    }
+    for (let o = 0; o < n; o++) {
+      let column = 0;
+      for (let i = 0; i < R; i++) column += dYt[o * R + i];
+      gb[o] += column;
+      for (let j = 0; j < k; j++) gW[o * k + j] += dot(dYt, o * R, Xt, j * R, R);
     }
     return dx;
   }
@@ -177,55 +181,67 @@
   }
 
   // ---------------------------------------------------------------- multihead.py
-  // split_heads and merge_heads are each other's backward pass
-  function splitHead(x, head, dK) {  // columns of one head: (L, D) → (L, d_k)
-    const out = matrix(x.rows, dK);
-    for (let i = 0; i < x.rows; i++) {
-      out.data.set(x.data.subarray(i * x.cols + head * dK, i * x.cols + (head + 1) * dK), i * dK);
+  // A batch of B sequences of one length L is a matrix (B·L, D): sequence b is rows b·L … b·L+L−1,
+  // so linear, the LayerNorm, the feed-forward and the residual run over all the rows at once, and
+  // only attention looks at one sequence at a time. split_heads and merge_heads are each other's
+  // backward pass
+  function splitHead(x, head, dK, b, L) {  // one head's columns of sequence b's rows: (L, d_k)
+    const out = matrix(L, dK);
+    for (let i = 0; i < L; i++) {
+      const row = (b * L + i) * x.cols + head * dK;
+      out.data.set(x.data.subarray(row, row + dK), i * dK);
     }
     return out;
   }
 
-  function mergeHeads(heads) {  // the concatenation of the heads: h × (L, d_k) → (L, D)
-    const L = heads[0].rows, dK = heads[0].cols, out = matrix(L, dK * heads.length);
-    heads.forEach(function (x, head) {
-      for (let i = 0; i < L; i++) out.data.set(x.data.subarray(i * dK, (i + 1) * dK), i * out.cols + head * dK);
+  // the concatenation of the heads: heads[b · h + head] (L, d_k) → (B·L, h·d_k)
+  function mergeHeads(heads, nHeads) {
+    const L = heads[0].rows, dK = heads[0].cols, out = matrix(heads.length / nHeads * L, dK * nHeads);
+    heads.forEach(function (x, n) {
+      const b = Math.floor(n / nHeads), head = n % nHeads;
+      for (let i = 0; i < L; i++) out.data.set(x.data.subarray(i * dK, (i + 1) * dK), (b * L + i) * out.cols + head * dK);
     });
     return out;
   }
 
-  // MultiHeadAttention.forward: x_kv null for self-attention. Returns {output, weights[h]} and
-  // what the backward pass needs (the inputs, q, k, v of every head, the merged heads).
-  function multiHeadAttention(p, nHeads, xQ, xKV, mask, scaled) {
-    const source = xKV || xQ, dK = xQ.cols / nHeads;
+  // MultiHeadAttention.forward over a batch: masks[b] is sequence b's mask, x_kv null for
+  // self-attention. Returns {output, weights[h]} (head h's weights of every sequence, stacked
+  // (B·L_q, L_k)) and what the backward pass needs (the inputs, q, k, v and the weights of every
+  // sequence and head, the merged heads).
+  function multiHeadAttention(p, nHeads, xQ, xKV, masks, scaled) {
+    const source = xKV || xQ, dK = xQ.cols / nHeads, B = masks.length, Lq = xQ.rows / B, Lk = source.rows / B;
     const q = linear(xQ, p.W_Q), k = linear(source, p.W_K), v = linear(source, p.W_V);
-    const outs = [], weights = [], heads = [];
-    for (let head = 0; head < nHeads; head++) {
-      const h = { q: splitHead(q, head, dK), k: splitHead(k, head, dK), v: splitHead(v, head, dK) };
-      const r = scaledDotProductAttention(h.q, h.k, h.v, mask, scaled);
-      h.weights = r.weights;
-      heads.push(h);
-      outs.push(r.output);
-      weights.push(r.weights);
+    const outs = [], heads = [], weights = [];
+    for (let head = 0; head < nHeads; head++) weights.push(matrix(B * Lq, Lk));
+    for (let b = 0; b < B; b++) {
+      for (let head = 0; head < nHeads; head++) {
+        const h = { q: splitHead(q, head, dK, b, Lq), k: splitHead(k, head, dK, b, Lk), v: splitHead(v, head, dK, b, Lk) };
+        const r = scaledDotProductAttention(h.q, h.k, h.v, masks[b], scaled);
+        h.weights = r.weights;
+        weights[head].data.set(r.weights.data, b * Lq * Lk);
+        heads.push(h);
+        outs.push(r.output);
+      }
     }
-    const merged = mergeHeads(outs);
-    return { output: linear(merged, p.W_O), weights: weights,
-             xQ: xQ, source: source, self: !xKV, heads: heads, merged: merged, scaled: scaled };
+    const merged = mergeHeads(outs, nHeads);
+    return { output: linear(merged, p.W_O), weights: weights, xQ: xQ, source: source, self: !xKV,
+             heads: heads, nHeads: nHeads, B: B, merged: merged, scaled: scaled };
   }
 
-  // backward: W_O, then each head, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
+  // backward: W_O, then each sequence's heads, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
   // self-attention the source is xQ, so dxQ holds both and dSource is null.
   function multiHeadAttentionBackward(dOut, r, p, g) {
-    const nHeads = r.heads.length, dK = r.merged.cols / nHeads;
+    const nHeads = r.nHeads, dK = r.merged.cols / nHeads, Lq = r.xQ.rows / r.B;
     const dMerged = linearBackward(dOut, r.merged, p.W_O, g.W_O);
     const dqs = [], dks = [], dvs = [];
-    r.heads.forEach(function (h, head) {
-      const d = scaledDotProductAttentionBackward(splitHead(dMerged, head, dK), h.q, h.k, h.v, h.weights, r.scaled);
+    r.heads.forEach(function (h, n) {
+      const dOutHead = splitHead(dMerged, n % nHeads, dK, Math.floor(n / nHeads), Lq);
+      const d = scaledDotProductAttentionBackward(dOutHead, h.q, h.k, h.v, h.weights, r.scaled);
       dqs.push(d.dq); dks.push(d.dk); dvs.push(d.dv);
     });
-    const dxQ = linearBackward(mergeHeads(dqs), r.xQ, p.W_Q, g.W_Q);
-    const dSource = addInto(linearBackward(mergeHeads(dks), r.source, p.W_K, g.W_K),
-                            linearBackward(mergeHeads(dvs), r.source, p.W_V, g.W_V));
+    const dxQ = linearBackward(mergeHeads(dqs, nHeads), r.xQ, p.W_Q, g.W_Q);
+    const dSource = addInto(linearBackward(mergeHeads(dks, nHeads), r.source, p.W_K, g.W_K),
+                            linearBackward(mergeHeads(dvs, nHeads), r.source, p.W_V, g.W_V));
     if (r.self) return { dxQ: addInto(dxQ, dSource), dSource: null };
     return { dxQ: dxQ, dSource: dSource };
   }
@@ -272,9 +288,9 @@
     return addInto(sublayerBackward(dSum, s.inner), dSum);
   }
 
-  function encoderLayer(p, cfg, x, mask) {
+  function encoderLayer(p, cfg, x, masks) {
     const a = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, mask, cfg.scaled);
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, masks, cfg.scaled);
     });
     const f = sublayerConnection(p.sublayer2, cfg, a.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
     return { x: f.x, weights: a.weights, a: a, f: f };
@@ -289,12 +305,12 @@
     });
   }
 
-  function decoderLayer(p, cfg, x, memory, selfMask, memoryMask) {
+  function decoderLayer(p, cfg, x, memory, selfMasks, memoryMasks) {
     const s = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMask, cfg.scaled);
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMasks, cfg.scaled);
     });
     const c = sublayerConnection(p.sublayer2, cfg, s.x, function (y) {
-      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMask, cfg.scaled);
+      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMasks, cfg.scaled);
     });
     const f = sublayerConnection(p.sublayer3, cfg, c.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
     return { x: f.x, selfWeights: s.weights, crossWeights: c.weights, s: s, c: c, f: f };
@@ -327,22 +343,29 @@
     return pe.data;
   }
 
-  function embed(model, tokens) {
-    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, x = matrix(tokens.length, D);
-    const table = model.cfg.position !== "none" ? tableFor(tokens.length, D) : null, scale = Math.sqrt(D);
-    for (let i = 0; i < tokens.length; i++) {
-      for (let j = 0; j < D; j++) x.data[i * D + j] = W[tokens[i] * D + j] * scale + (table ? table[i * D + j] : 0);
-    }
+  // seqs: B lists of token ids of one length L → (B·L, D); row b·L + i is position i
+  function embed(model, seqs) {
+    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, L = seqs[0].length;
+    const x = matrix(seqs.length * L, D), scale = Math.sqrt(D);
+    const table = model.cfg.position !== "none" ? tableFor(L, D) : null;
+    seqs.forEach(function (tokens, b) {
+      for (let i = 0; i < L; i++) {
+        const row = (b * L + i) * D;
+        for (let j = 0; j < D; j++) x.data[row + j] = W[tokens[i] * D + j] * scale + (table ? table[i * D + j] : 0);
+      }
+    });
     return x;
   }
 
   // backward: each token's row of the embedding matrix gets √D × its position's gradient (the
   // table is fixed); with tied embeddings the same matrix also gets the output projection's
-  function embedBackward(dx, model, tokens, g) {
-    const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D);
-    for (let i = 0; i < tokens.length; i++) {
-      for (let j = 0; j < D; j++) gW[tokens[i] * D + j] += dx.data[i * D + j] * scale;
-    }
+  function embedBackward(dx, model, seqs, g) {
+    const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D), L = seqs[0].length;
+    seqs.forEach(function (tokens, b) {
+      for (let i = 0; i < L; i++) {
+        for (let j = 0; j < D; j++) gW[tokens[i] * D + j] += dx.data[(b * L + i) * D + j] * scale;
+      }
+    });
   }
 
   function finalNorm(model, stack, x) {  // pre-LN stacks end with a LayerNorm (GPT-2)
@@ -353,18 +376,27 @@
     return model.cfg.norm_first ? layerNormBackward(dy, y, model.params[stack].norm, g[stack].norm) : dy;
   }
 
-  // EncoderDecoderTransformer.encode: src ids → memory (L_s, D) and encoder weights per layer
-  function encode(model, src) {
+  // the sequences of a batch share one length (padded with pad_id, as the Python's batches)
+  function sameLength(seqs) {
+    if (!seqs.every(function (s) { return s.length === seqs[0].length; })) {
+      throw new Error("the sequences of a batch must have one length: pad the shorter ones with pad_id");
+    }
+    return seqs;
+  }
+
+  // EncoderDecoderTransformer.encode: B src id lists → memory (B·L_s, D), each source's padding
+  // mask, and the encoder weights per layer ([layer][head], (B·L_s, L_s))
+  function encode(model, srcs) {
     const cfg = model.cfg, weights = [], layers = [];
-    const srcMask = CourseMath.paddingMask(src, cfg.pad_id);
-    let x = embed(model, src);
+    const srcMasks = sameLength(srcs).map(function (src) { return CourseMath.paddingMask(src, cfg.pad_id); });
+    let x = embed(model, srcs);
     model.params.encoder.layers.forEach(function (p) {
-      const r = encoderLayer(p, cfg, x, srcMask);
+      const r = encoderLayer(p, cfg, x, srcMasks);
       x = r.x;
       weights.push(r.weights);
       layers.push(r);
     });
-    return { memory: finalNorm(model, "encoder", x), srcMask: srcMask, weights: weights, src: src, layers: layers };
+    return { memory: finalNorm(model, "encoder", x), srcMasks: srcMasks, weights: weights, srcs: srcs, layers: layers };
   }
 
   function encodeBackward(model, enc, dMemory, g) {
@@ -372,27 +404,32 @@
     for (let l = enc.layers.length - 1; l >= 0; l--) {
       dx = encoderLayerBackward(dx, enc.layers[l], model.params.encoder.layers[l], g.encoder.layers[l], model.cfg);
     }
-    embedBackward(dx, model, enc.src, g);
+    embedBackward(dx, model, enc.srcs, g);
   }
 
-  function lastRow(x) { return matrix(1, x.cols, x.data.slice((x.rows - 1) * x.cols)); }
+  function lastRows(x, B) {  // the last row of each of the B sequences: (B, cols)
+    const L = x.rows / B, out = matrix(B, x.cols);
+    for (let b = 0; b < B; b++) out.data.set(x.data.subarray(((b + 1) * L - 1) * x.cols, (b + 1) * L * x.cols), b * x.cols);
+    return out;
+  }
 
-  // EncoderDecoderTransformer.decode: tgt ids → logits (L_t, V), cross weights per layer;
-  // lastOnly: the logits of the last position only (1, V), all greedy decoding needs
-  function decode(model, tgt, memory, srcMask, lastOnly) {
+  // EncoderDecoderTransformer.decode: B tgt id lists → logits (B·L_t, V), cross weights per
+  // layer; lastOnly: the logits of each sequence's last position only (B, V), all greedy
+  // decoding needs
+  function decode(model, tgts, memory, srcMasks, lastOnly) {
     const cfg = model.cfg, selfWs = [], crossWs = [], layers = [];
-    const causal = CourseMath.causalMask;  // only j ≤ i
-    let x = embed(model, tgt);
+    const causal = sameLength(tgts).map(function () { return CourseMath.causalMask; });  // only j ≤ i
+    let x = embed(model, tgts);
     model.params.decoder.layers.forEach(function (p) {
-      const r = decoderLayer(p, cfg, x, memory, causal, srcMask);
+      const r = decoderLayer(p, cfg, x, memory, causal, srcMasks);
       x = r.x;
       selfWs.push(r.selfWeights);
       crossWs.push(r.crossWeights);
       layers.push(r);
     });
-    const h = finalNorm(model, "decoder", x), last = lastOnly ? lastRow(h) : h;
+    const h = finalNorm(model, "decoder", x), last = lastOnly ? lastRows(h, tgts.length) : h;
     return { logits: linear(last, model.params.out), selfWeights: selfWs, crossWeights: crossWs,
-             tgt: tgt, layers: layers, h: h };
+             tgts: tgts, layers: layers, h: h };
   }
 
   // backward of a whole-sequence decode (lastOnly false); returns the gradient of the memory
@@ -402,12 +439,12 @@
     for (let l = dec.layers.length - 1; l >= 0; l--) {
       dx = decoderLayerBackward(dx, dec.layers[l], model.params.decoder.layers[l], g.decoder.layers[l], model.cfg, dMemory);
     }
-    embedBackward(dx, model, dec.tgt, g);
+    embedBackward(dx, model, dec.tgts, g);
     return dMemory;
   }
 
-  // nn.functional.cross_entropy(logits, targets, ignore_index=pad_id), summed over this
-  // sequence's positions: returns {sum, count, dLogits}, dLogits = (softmax − one-hot) × scale
+  // nn.functional.cross_entropy(logits, targets, ignore_index=pad_id), summed over the
+  // positions (targets: one id per row of logits): returns {sum, count, dLogits}, dLogits = (softmax − one-hot) × scale
   // where the target is not padding, 0 where it is
   function crossEntropy(logits, targets, padId, scale) {
     const V = logits.cols, dLogits = matrix(logits.rows, V);
@@ -431,16 +468,14 @@
   // g, the gradient of that mean is added into g. One forward pass (the same encode and decode
   // as inference) serves both.
   function seq2seqLoss(model, srcs, tgts, g) {
-    const pad = model.cfg.pad_id;
-    let n = 0, sum = 0;
-    tgts.forEach(function (tgt) { for (let i = 1; i < tgt.length; i++) if (tgt[i] !== pad) n += 1; });
-    srcs.forEach(function (src, b) {
-      const tgt = tgts[b], enc = encode(model, src), dec = decode(model, tgt.slice(0, -1), enc.memory, enc.srcMask, false);
-      const ce = crossEntropy(dec.logits, tgt.slice(1), pad, 1 / n);
-      sum += ce.sum;
-      if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
-    });
-    return sum / n;
+    const pad = model.cfg.pad_id, targets = [];
+    tgts.forEach(function (tgt) { for (let i = 1; i < tgt.length; i++) targets.push(tgt[i]); });
+    const n = targets.filter(function (t) { return t !== pad; }).length;
+    const enc = encode(model, srcs);
+    const dec = decode(model, tgts.map(function (tgt) { return tgt.slice(0, -1); }), enc.memory, enc.srcMasks, false);
+    const ce = crossEntropy(dec.logits, targets, pad, 1 / n);
+    if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
+    return ce.sum / n;
   }
 
   // a tree of zero gradients shaped like model.params; tied parameters share one gradient
@@ -461,24 +496,41 @@
 
   // ---------------------------------------------------------------- generate.py
   // greedy_decode without a cache: each step runs the whole prefix again (the causal mask makes
-  // the earlier rows identical to the previous step's). Returns {tokens: [BOS, …, EOS],
-  // steps: [{token, cross: [layer][head] → Float32Array over the source}]}.
-  function greedyDecode(model, src, maxNewTokens) {
-    const t = model.tokens, enc = encode(model, src), tokens = [t.bos_id], steps = [];
-    for (let n = 0; n < maxNewTokens; n++) {
-      const out = decode(model, tokens, enc.memory, enc.srcMask, true);
-      const last = out.logits.data;  // (1, V): the next token's scores
-      let next = 0;  // argmax, the first of equal maxima as torch.argmax
-      for (let v = 1; v < last.length; v++) if (last[v] > last[next]) next = v;
-      const cross = out.crossWeights.map(function (heads) {
-        return heads.map(function (w) { return w.data.slice((tokens.length - 1) * w.cols, tokens.length * w.cols); });
+  // the earlier rows identical to the previous step's), for B sources at once (the decoder reads
+  // B prefixes of one length; a sequence that has written EOS goes on with the others, and its
+  // tokens after the EOS are dropped: they never change the ones before). Returns for each
+  // source {tokens: [BOS, …, EOS]}; with keepSteps also steps: [{token, cross: [layer][head] →
+  // Float32Array over the source}] and encoderWeights ([layer][head], stacked over the sources).
+  function greedyDecodeBatch(model, srcs, maxNewTokens, keepSteps) {
+    const t = model.tokens, enc = encode(model, srcs);
+    const prefixes = srcs.map(function () { return [t.bos_id]; });
+    const runs = srcs.map(function () { return { tokens: [t.bos_id], steps: [], done: false }; });
+    for (let n = 0; n < maxNewTokens && runs.some(function (r) { return !r.done; }); n++) {
+      const out = decode(model, prefixes, enc.memory, enc.srcMasks, true);
+      runs.forEach(function (run, b) {
+        const last = out.logits.data.subarray(b * out.logits.cols, (b + 1) * out.logits.cols);  // the next token's scores
+        let next = 0;  // argmax, the first of equal maxima as torch.argmax
+        for (let v = 1; v < last.length; v++) if (last[v] > last[next]) next = v;
+        prefixes[b].push(next);
+        if (run.done) return;
+        run.tokens.push(next);
+        if (keepSteps) {
+          const row = b * (n + 1) + n;  // this sequence's last query row in the stacked weights
+          const cross = out.crossWeights.map(function (heads) {
+            return heads.map(function (w) { return w.data.slice(row * w.cols, (row + 1) * w.cols); });
+          });
+          run.steps.push({ token: next, cross: cross });
+        }
+        if (next === t.eos_id) run.done = true;
       });
-      tokens.push(next);
-      steps.push({ token: next, cross: cross });
-      if (next === t.eos_id) break;
     }
-    return { tokens: tokens, steps: steps, encoderWeights: enc.weights };
+    return runs.map(function (r) {
+      return keepSteps ? { tokens: r.tokens, steps: r.steps, encoderWeights: enc.weights } : { tokens: r.tokens };
+    });
   }
+
+  // one source, with each step's cross-attention and the encoder's weights (what the widgets draw)
+  function greedyDecode(model, src, maxNewTokens) { return greedyDecodeBatch(model, [src], maxNewTokens, true)[0]; }
 
   // ---------------------------------------------------------------- loading the exported files
   // nest "encoder.layers.0.self_attn.W_Q.weight" into params.encoder.layers[0].self_attn.W_Q.weight
@@ -536,6 +588,7 @@
   global.Transformer = {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
+    greedyDecodeBatch: greedyDecodeBatch,
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
     // training (trainer.js): the loss with its gradient, and the gradients' tree
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy,
