@@ -128,120 +128,102 @@
   }
 
   // ---------------------------------------------------------------- attention.py
-  // softmax(Q Kᵀ / √d_k) V for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_v);
-  // mask(i, j) true = "may attend" (the package's convention); scaled false leaves out the
-  // ÷ √d_k (lesson 3's switch). Returns {output, weights}.
-  function scaledDotProductAttention(q, k, v, mask, scaled) {
-    const dK = q.cols, weights = matrix(q.rows, k.rows), output = matrix(q.rows, v.cols);
-    const divisor = scaled === false ? 1 : Math.sqrt(dK);
-    for (let i = 0; i < q.rows; i++) {
-      const row = weights.data.subarray(i * k.rows, (i + 1) * k.rows);
-      for (let j = 0; j < k.rows; j++) {
-        let s = dot(q.data, i * dK, k.data, j * dK, dK);  // step 1: query · key
-        s /= divisor;                                  // step 2: ÷ √d_k (§3.2.1)
-        row[j] = mask && !mask(i, j) ? -Infinity : s;  // step 3: blocked → −∞
+  // softmax(Q Kᵀ / √d_k) V for one head of one sequence, read where it lies: q, k and v hold
+  // every head side by side in their columns and every sequence of a batch in their rows, and
+  // `at` says which part is this one: the d_k columns from at.col, the at.Lq rows of q from
+  // at.qRow, the at.Lk rows of k and v from at.kRow. The output goes to the same rows and columns
+  // of `output`, the weights (L_q, L_k) to `weights` from row at.qRow. mask(i, j) true = "may
+  // attend" (the package's convention); scaled false leaves out the ÷ √d_k (lesson 3's switch).
+  function attendHead(q, k, v, mask, scaled, at, output, weights) {
+    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = scaled === false ? 1 : Math.sqrt(dK);
+    const Q = q.data, K = k.data, V = v.data, O = output.data;
+    for (let i = 0; i < at.Lq; i++) {
+      const qi = (at.qRow + i) * D + at.col, row = weights.data.subarray((at.qRow + i) * Lk, (at.qRow + i + 1) * Lk);
+      for (let j = 0; j < Lk; j++) {
+        let s = dot(Q, qi, K, (at.kRow + j) * D + at.col, dK);  // step 1: query · key
+        s /= divisor;                                           // step 2: ÷ √d_k (§3.2.1)
+        row[j] = mask && !mask(i, j) ? -Infinity : s;           // step 3: blocked → −∞
       }
       CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
-      const O = output.data, V = v.data, dV = v.cols;
-      for (let j = 0; j < k.rows; j++) {  // step 5: blend the values by the weights
-        const w = row[j];
+      for (let j = 0; j < Lk; j++) {   // step 5: blend the values by the weights
+        const w = row[j], vj = (at.kRow + j) * D + at.col;
         if (w === 0) continue;  // a blocked key
-        for (let c = 0; c < dV; c++) O[i * dV + c] += w * V[j * dV + c];
+        for (let c = 0; c < dK; c++) O[qi + c] += w * V[vj + c];
       }
     }
-    return { output: output, weights: weights };
   }
 
   // backward, the five steps in reverse: step 5 dV = Wᵀ dO and dW = dO Vᵀ; step 4 (softmax)
   // dS = W ⊙ (dW − Σ_j W dW), so a blocked key (weight 0) gets no gradient (step 3); steps 2
-  // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k. Returns {dq, dk, dv}.
-  function scaledDotProductAttentionBackward(dOut, q, k, v, weights, scaled) {
-    const dK = q.cols, Lk = k.rows, dV = v.cols, divisor = scaled === false ? 1 : Math.sqrt(dK);
-    const dq = matrix(q.rows, dK), dk = matrix(Lk, dK), dv = matrix(Lk, dV), dw = new Float64Array(Lk);
+  // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k. Adds into the same part of dq, dk and dv.
+  function attendHeadBackward(dOut, q, k, v, weights, scaled, at, dq, dk, dv) {
+    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = scaled === false ? 1 : Math.sqrt(dK);
     const dO = dOut.data, Q = q.data, K = k.data, V = v.data, dQ = dq.data, dKs = dk.data, dVs = dv.data;
-    for (let i = 0; i < q.rows; i++) {
-      const w = weights.data.subarray(i * Lk, (i + 1) * Lk);
+    const dw = new Float64Array(Lk);
+    for (let i = 0; i < at.Lq; i++) {
+      const qi = (at.qRow + i) * D + at.col, w = weights.data.subarray((at.qRow + i) * Lk, (at.qRow + i + 1) * Lk);
       let total = 0;
       for (let j = 0; j < Lk; j++) {
-        dw[j] = dot(dO, i * dV, V, j * dV, dV);
+        const vj = (at.kRow + j) * D + at.col;
+        dw[j] = dot(dO, qi, V, vj, dK);
         total += w[j] * dw[j];
         if (w[j] === 0) continue;  // a blocked key passes nothing back
-        for (let c = 0; c < dV; c++) dVs[j * dV + c] += w[j] * dO[i * dV + c];
+        for (let c = 0; c < dK; c++) dVs[vj + c] += w[j] * dO[qi + c];
       }
       for (let j = 0; j < Lk; j++) {
-        const ds = w[j] * (dw[j] - total) / divisor;
+        const ds = w[j] * (dw[j] - total) / divisor, kj = (at.kRow + j) * D + at.col;
         if (ds === 0) continue;
         for (let c = 0; c < dK; c++) {
-          dQ[i * dK + c] += ds * K[j * dK + c];
-          dKs[j * dK + c] += ds * Q[i * dK + c];
+          dQ[qi + c] += ds * K[kj + c];
+          dKs[kj + c] += ds * Q[qi + c];
         }
       }
     }
-    return { dq: dq, dk: dk, dv: dv };
+  }
+
+  // scaled_dot_product_attention itself, for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_k).
+  // Returns {output, weights}.
+  function scaledDotProductAttention(q, k, v, mask, scaled) {
+    const output = matrix(q.rows, v.cols), weights = matrix(q.rows, k.rows);
+    attendHead(q, k, v, mask, scaled, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, output, weights);
+    return { output: output, weights: weights };
   }
 
   // ---------------------------------------------------------------- multihead.py
   // A batch of B sequences of one length L is a matrix (B·L, D): sequence b is rows b·L … b·L+L−1,
   // so linear, the LayerNorm, the feed-forward and the residual run over all the rows at once, and
-  // only attention looks at one sequence at a time. split_heads and merge_heads are each other's
-  // backward pass
-  function splitHead(x, head, dK, b, L) {  // one head's columns of sequence b's rows: (L, d_k)
-    const out = matrix(L, dK);
-    for (let i = 0; i < L; i++) {
-      const row = (b * L + i) * x.cols + head * dK;
-      out.data.set(x.data.subarray(row, row + dK), i * dK);
+  // only attention looks at one sequence at a time. split_heads is a choice of columns (head h is
+  // the d_k columns from h·d_k of Q, K and V) and merge_heads writes each head's output back into
+  // its columns: attendHead reads and writes them in place, so neither copies anything.
+  function parts(B, nHeads, dK, Lq, Lk) {  // where each (sequence, head) lies, sequence by sequence
+    const out = [];
+    for (let b = 0; b < B; b++) {
+      for (let head = 0; head < nHeads; head++) out.push({ b: b, head: head, dK: dK, Lq: Lq, Lk: Lk, qRow: b * Lq, kRow: b * Lk, col: head * dK });
     }
-    return out;
-  }
-
-  // the concatenation of the heads: heads[b · h + head] (L, d_k) → (B·L, h·d_k)
-  function mergeHeads(heads, nHeads) {
-    const L = heads[0].rows, dK = heads[0].cols, out = matrix(heads.length / nHeads * L, dK * nHeads);
-    heads.forEach(function (x, n) {
-      const b = Math.floor(n / nHeads), head = n % nHeads;
-      for (let i = 0; i < L; i++) out.data.set(x.data.subarray(i * dK, (i + 1) * dK), (b * L + i) * out.cols + head * dK);
-    });
     return out;
   }
 
   // MultiHeadAttention.forward over a batch: masks[b] is sequence b's mask, x_kv null for
   // self-attention. Returns {output, weights[h]} (head h's weights of every sequence, stacked
-  // (B·L_q, L_k)) and what the backward pass needs (the inputs, q, k, v and the weights of every
-  // sequence and head, the merged heads).
+  // (B·L_q, L_k)) and what the backward pass needs (the inputs, Q, K, V, the merged heads).
   function multiHeadAttention(p, nHeads, xQ, xKV, masks, scaled) {
-    const source = xKV || xQ, dK = xQ.cols / nHeads, B = masks.length, Lq = xQ.rows / B, Lk = source.rows / B;
+    const source = xKV || xQ, B = masks.length, Lq = xQ.rows / B, Lk = source.rows / B;
     const q = linear(xQ, p.W_Q), k = linear(source, p.W_K), v = linear(source, p.W_V);
-    const outs = [], heads = [], weights = [];
+    const merged = matrix(xQ.rows, q.cols), weights = [], at = parts(B, nHeads, q.cols / nHeads, Lq, Lk);
     for (let head = 0; head < nHeads; head++) weights.push(matrix(B * Lq, Lk));
-    for (let b = 0; b < B; b++) {
-      for (let head = 0; head < nHeads; head++) {
-        const h = { q: splitHead(q, head, dK, b, Lq), k: splitHead(k, head, dK, b, Lk), v: splitHead(v, head, dK, b, Lk) };
-        const r = scaledDotProductAttention(h.q, h.k, h.v, masks[b], scaled);
-        h.weights = r.weights;
-        weights[head].data.set(r.weights.data, b * Lq * Lk);
-        heads.push(h);
-        outs.push(r.output);
-      }
-    }
-    const merged = mergeHeads(outs, nHeads);
+    at.forEach(function (a) { attendHead(q, k, v, masks[a.b], scaled, a, merged, weights[a.head]); });
     return { output: linear(merged, p.W_O), weights: weights, xQ: xQ, source: source, self: !xKV,
-             heads: heads, nHeads: nHeads, B: B, merged: merged, scaled: scaled };
+             q: q, k: k, v: v, at: at, merged: merged, scaled: scaled };
   }
 
   // backward: W_O, then each sequence's heads, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
   // self-attention the source is xQ, so dxQ holds both and dSource is null.
   function multiHeadAttentionBackward(dOut, r, p, g) {
-    const nHeads = r.nHeads, dK = r.merged.cols / nHeads, Lq = r.xQ.rows / r.B;
     const dMerged = linearBackward(dOut, r.merged, p.W_O, g.W_O);
-    const dqs = [], dks = [], dvs = [];
-    r.heads.forEach(function (h, n) {
-      const dOutHead = splitHead(dMerged, n % nHeads, dK, Math.floor(n / nHeads), Lq);
-      const d = scaledDotProductAttentionBackward(dOutHead, h.q, h.k, h.v, h.weights, r.scaled);
-      dqs.push(d.dq); dks.push(d.dk); dvs.push(d.dv);
-    });
-    const dxQ = linearBackward(mergeHeads(dqs, nHeads), r.xQ, p.W_Q, g.W_Q);
-    const dSource = addInto(linearBackward(mergeHeads(dks, nHeads), r.source, p.W_K, g.W_K),
-                            linearBackward(mergeHeads(dvs, nHeads), r.source, p.W_V, g.W_V));
+    const dq = matrix(r.q.rows, r.q.cols), dk = matrix(r.k.rows, r.k.cols), dv = matrix(r.v.rows, r.v.cols);
+    r.at.forEach(function (a) { attendHeadBackward(dMerged, r.q, r.k, r.v, r.weights[a.head], r.scaled, a, dq, dk, dv); });
+    const dxQ = linearBackward(dq, r.xQ, p.W_Q, g.W_Q);
+    const dSource = addInto(linearBackward(dk, r.source, p.W_K, g.W_K), linearBackward(dv, r.source, p.W_V, g.W_V));
     if (r.self) return { dxQ: addInto(dxQ, dSource), dSource: null };
     return { dxQ: dxQ, dSource: dSource };
   }
@@ -592,6 +574,6 @@
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
     // training (trainer.js): the loss with its gradient, and the gradients' tree
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy,
-    scaledDotProductAttentionBackward: scaledDotProductAttentionBackward,
+    attendHead: attendHead, attendHeadBackward: attendHeadBackward,
   };
 })(typeof window !== "undefined" ? window : self);
