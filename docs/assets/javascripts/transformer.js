@@ -6,8 +6,9 @@
 // (sinusoidal_table) → layers.py (PositionwiseFeedForward, SublayerConnection, EncoderLayer,
 // DecoderLayer) → models.py (Embedding, Encoder, Decoder, EncoderDecoderTransformer) →
 // generate.py (greedy_decode). A (B, L, D) tensor of the Python is here a matrix (B·L, D), the
-// B sequences' rows one after the other (one sequence: B = 1). Weights come from the files the build exports
-// (tutorial_code/experiments/pagedata/model_export.py), named as in model.state_dict().
+// B sequences' rows one after the other (one sequence: B = 1). Weights come from the files the
+// build exports (tutorial_code/experiments/pagedata/model_export.py), named as in
+// model.state_dict().
 // The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
 // Each forward function keeps what its backward pass needs, and the backward pass sits beside it
 // (…Backward): the same forward pass serves inference and training (trainer.js), and the tests
@@ -37,8 +38,8 @@
   // forward: it takes the gradient of the output (dy), returns the gradient of the input and
   // adds the gradients of the parameters into g, a tree shaped like the parameters (grads()).
 
-  // a · b over n numbers of two Float32Arrays from offsets a0 and b0; four running sums, so the
-  // additions do not wait on each other (the hot loop of the forward pass)
+  // a · b over n numbers of two Float32Arrays from offsets a0 and b0 (attention's query · key);
+  // four running sums, so the additions do not wait on each other
   function dot(a, a0, b, b0, n) {
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0, j = 0;
     for (; j + 3 < n; j += 4) {
