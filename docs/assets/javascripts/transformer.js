@@ -53,35 +53,41 @@
   }
 
   // a bᵀ for a (m, n) and b (p, n), the one product of the forward and backward passes:
-  // out[i][o] = a's row i · b's row o (add: out += a bᵀ). Two rows of a and two of b at a time:
-  // four sums that share their loads, which is what makes it fast; a last odd row goes one
-  // sum at a time. Every sum runs over j in order, so a row's result never depends on its
-  // neighbours (a sequence decoded alone or in a batch gives the same numbers)
+  // out[i][o] = a's row i · b's row o (add: out += a bᵀ). Two rows of a and four of b at a time:
+  // eight sums that share their loads, which is what makes it fast; the rows and columns left
+  // over go one sum at a time. Every sum runs over j in order, so a row's result never depends
+  // on its neighbours (a sequence decoded alone or in a batch gives the same numbers)
   function matmulT(a, b, out, add) {
     const m = a.rows, p = b.rows, n = a.cols, A = a.data, Bt = b.data, C = out.data;
-    for (let i = 0; i < m; i += 2) {
-      for (let o = 0; o < p; o += 2) {
-        if (i + 1 < m && o + 1 < p) {
-          const a0 = i * n, a1 = a0 + n, b0 = o * n, b1 = b0 + n;
-          let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
-          for (let j = 0; j < n; j++) {
-            const x0 = A[a0 + j], x1 = A[a1 + j], w0 = Bt[b0 + j], w1 = Bt[b1 + j];
-            s00 += x0 * w0; s01 += x0 * w1; s10 += x1 * w0; s11 += x1 * w1;
-          }
-          const c0 = i * p + o, c1 = c0 + p;
-          if (add) { C[c0] += s00; C[c0 + 1] += s01; C[c1] += s10; C[c1 + 1] += s11; }
-          else { C[c0] = s00; C[c0 + 1] = s01; C[c1] = s10; C[c1 + 1] = s11; }
+    const one = function (r, c) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += A[r * n + j] * Bt[c * n + j];
+      C[r * p + c] = (add ? C[r * p + c] : 0) + s;
+    };
+    let i = 0;
+    for (; i + 1 < m; i += 2) {
+      const a0 = i * n, a1 = a0 + n;
+      let o = 0;
+      for (; o + 3 < p; o += 4) {
+        const b0 = o * n, b1 = b0 + n, b2 = b1 + n, b3 = b2 + n;
+        let s00 = 0, s01 = 0, s02 = 0, s03 = 0, s10 = 0, s11 = 0, s12 = 0, s13 = 0;
+        for (let j = 0; j < n; j++) {
+          const x0 = A[a0 + j], x1 = A[a1 + j], w0 = Bt[b0 + j], w1 = Bt[b1 + j], w2 = Bt[b2 + j], w3 = Bt[b3 + j];
+          s00 += x0 * w0; s01 += x0 * w1; s02 += x0 * w2; s03 += x0 * w3;
+          s10 += x1 * w0; s11 += x1 * w1; s12 += x1 * w2; s13 += x1 * w3;
+        }
+        const c0 = i * p + o, c1 = c0 + p;
+        if (add) {
+          C[c0] += s00; C[c0 + 1] += s01; C[c0 + 2] += s02; C[c0 + 3] += s03;
+          C[c1] += s10; C[c1 + 1] += s11; C[c1 + 2] += s12; C[c1 + 3] += s13;
         } else {
-          for (let r = i; r < Math.min(i + 2, m); r++) {
-            for (let c = o; c < Math.min(o + 2, p); c++) {
-              let sum = 0;
-              for (let j = 0; j < n; j++) sum += A[r * n + j] * Bt[c * n + j];
-              C[r * p + c] = (add ? C[r * p + c] : 0) + sum;
-            }
-          }
+          C[c0] = s00; C[c0 + 1] = s01; C[c0 + 2] = s02; C[c0 + 3] = s03;
+          C[c1] = s10; C[c1 + 1] = s11; C[c1 + 2] = s12; C[c1 + 3] = s13;
         }
       }
+      for (; o < p; o++) { one(i, o); one(i + 1, o); }
     }
+    if (i < m) for (let o = 0; o < p; o++) one(i, o);
     return out;
   }
 
