@@ -220,6 +220,13 @@
     return { output: output, weights: weights };
   }
 
+  // its backward, for one head: returns {dq, dk, dv}
+  function scaledDotProductAttentionBackward(dOut, q, k, v, weights, scaled) {
+    const dq = matrix(q.rows, q.cols), dk = matrix(k.rows, k.cols), dv = matrix(v.rows, v.cols);
+    attendHeadBackward(dOut, q, k, v, weights, scaled, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, dq, dk, dv);
+    return { dq: dq, dk: dk, dv: dv };
+  }
+
   // ---------------------------------------------------------------- multihead.py
   // A batch of B sequences of one length L is a matrix (B·L, D): sequence b is rows b·L … b·L+L−1,
   // so linear, the LayerNorm, the feed-forward and the residual run over all the rows at once, and
@@ -605,6 +612,7 @@
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
     // training (trainer.js): the loss with its gradient, and the gradients' tree
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy,
+    scaledDotProductAttentionBackward: scaledDotProductAttentionBackward,
     attendHead: attendHead, attendHeadBackward: attendHeadBackward,
   };
 })(typeof window !== "undefined" ? window : self);
