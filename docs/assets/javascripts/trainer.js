@@ -185,12 +185,18 @@
                                    { "out.weight": "embed.tokens.weight" });
   }
 
-  // greedy decoding of each held-out source; the share whose whole output is the reversal
+  // greedy decoding of the held-out sources (those of one length together, in one batch); the
+  // share whose whole output is the reversal
   function exactMatch(model, pairs) {
-    let right = 0;
+    const byLength = new Map();
     pairs.forEach(function (p) {
-      const run = Transformer.greedyDecode(model, p.src, p.tgt.length - 1);
-      if (run.tokens.join(" ") === p.tgt.join(" ")) right += 1;
+      if (!byLength.has(p.src.length)) byLength.set(p.src.length, []);
+      byLength.get(p.src.length).push(p);
+    });
+    let right = 0;
+    byLength.forEach(function (group) {
+      const runs = Transformer.greedyDecodeBatch(model, group.map(function (p) { return p.src; }), group[0].tgt.length - 1);
+      group.forEach(function (p, i) { if (runs[i].tokens.join(" ") === p.tgt.join(" ")) right += 1; });
     });
     return right / pairs.length;
   }

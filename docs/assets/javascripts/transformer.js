@@ -5,9 +5,10 @@
 // (scaled_dot_product_attention) → multihead.py (MultiHeadAttention) → position.py
 // (sinusoidal_table) → layers.py (PositionwiseFeedForward, SublayerConnection, EncoderLayer,
 // DecoderLayer) → models.py (Embedding, Encoder, Decoder, EncoderDecoderTransformer) →
-// generate.py (greedy_decode). One sequence at a time (no batch dimension B), so a (B, L, D)
-// tensor of the Python is here a matrix (L, D). Weights come from the files the build exports
-// (tutorial_code/experiments/pagedata/model_export.py), named as in model.state_dict().
+// generate.py (greedy_decode). A (B, L, D) tensor of the Python is here a matrix (B·L, D), the
+// B sequences' rows one after the other (one sequence: B = 1). Weights come from the files the
+// build exports (tutorial_code/experiments/pagedata/model_export.py), named as in
+// model.state_dict().
 // The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
 // Each forward function keeps what its backward pass needs, and the backward pass sits beside it
 // (…Backward): the same forward pass serves inference and training (trainer.js), and the tests
@@ -37,34 +38,82 @@
   // forward: it takes the gradient of the output (dy), returns the gradient of the input and
   // adds the gradients of the parameters into g, a tree shaped like the parameters (grads()).
 
+  // a · b over n numbers of two Float32Arrays from offsets a0 and b0 (attention's query · key);
+  // four running sums, so the additions do not wait on each other
+  function dot(a, a0, b, b0, n) {
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, j = 0;
+    for (; j + 3 < n; j += 4) {
+      s0 += a[a0 + j] * b[b0 + j];
+      s1 += a[a0 + j + 1] * b[b0 + j + 1];
+      s2 += a[a0 + j + 2] * b[b0 + j + 2];
+      s3 += a[a0 + j + 3] * b[b0 + j + 3];
+    }
+    for (; j < n; j++) s0 += a[a0 + j] * b[b0 + j];
+    return (s0 + s1) + (s2 + s3);
+  }
+
+  // a bᵀ for a (m, n) and b (p, n), the one product of the forward and backward passes:
+  // out[i][o] = a's row i · b's row o (add: out += a bᵀ). Two rows of a and four of b at a time:
+  // eight sums that share their loads, which is what makes it fast; the rows and columns left
+  // over go one sum at a time. Every sum runs over j in order, so a row's result never depends
+  // on its neighbours (a sequence decoded alone or in a batch gives the same numbers)
+  function matmulT(a, b, out, add) {
+    const m = a.rows, p = b.rows, n = a.cols, A = a.data, Bt = b.data, C = out.data;
+    const one = function (r, c) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += A[r * n + j] * Bt[c * n + j];
+      C[r * p + c] = (add ? C[r * p + c] : 0) + s;
+    };
+    let i = 0;
+    for (; i + 1 < m; i += 2) {
+      const a0 = i * n, a1 = a0 + n;
+      let o = 0;
+      for (; o + 3 < p; o += 4) {
+        const b0 = o * n, b1 = b0 + n, b2 = b1 + n, b3 = b2 + n;
+        let s00 = 0, s01 = 0, s02 = 0, s03 = 0, s10 = 0, s11 = 0, s12 = 0, s13 = 0;
+        for (let j = 0; j < n; j++) {
+          const x0 = A[a0 + j], x1 = A[a1 + j], w0 = Bt[b0 + j], w1 = Bt[b1 + j], w2 = Bt[b2 + j], w3 = Bt[b3 + j];
+          s00 += x0 * w0; s01 += x0 * w1; s02 += x0 * w2; s03 += x0 * w3;
+          s10 += x1 * w0; s11 += x1 * w1; s12 += x1 * w2; s13 += x1 * w3;
+        }
+        const c0 = i * p + o, c1 = c0 + p;
+        if (add) {
+          C[c0] += s00; C[c0 + 1] += s01; C[c0 + 2] += s02; C[c0 + 3] += s03;
+          C[c1] += s10; C[c1 + 1] += s11; C[c1 + 2] += s12; C[c1 + 3] += s13;
+        } else {
+          C[c0] = s00; C[c0 + 1] = s01; C[c0 + 2] = s02; C[c0 + 3] = s03;
+          C[c1] = s10; C[c1 + 1] = s11; C[c1 + 2] = s12; C[c1 + 3] = s13;
+        }
+      }
+      for (; o < p; o++) { one(i, o); one(i + 1, o); }
+    }
+    if (i < m) for (let o = 0; o < p; o++) one(i, o);
+    return out;
+  }
+
   // nn.Linear: y = x Wᵀ + b, with W stored (out_features, in_features) as PyTorch does
   function linear(x, p) {
-    const n = p.weight.rows, k = p.weight.cols, W = p.weight.data;
-    const y = matrix(x.rows, n);
-    for (let i = 0; i < x.rows; i++) {
-      for (let o = 0; o < n; o++) {
-        let s = p.bias.data[o];
-        for (let j = 0; j < k; j++) s += x.data[i * k + j] * W[o * k + j];
-        y.data[i * n + o] = s;
-      }
-    }
+    const n = p.weight.rows, b = p.bias.data, y = matmulT(x, p.weight, matrix(x.rows, n), false), Y = y.data;
+    for (let i = 0; i < x.rows; i++) for (let o = 0; o < n; o++) Y[i * n + o] += b[o];
     return y;
   }
 
-  // backward: dx = dy W, dW += dyᵀ x, db += the column sums of dy
+  function transposed(m) {  // mᵀ, so that a column of m becomes a contiguous row
+    const t = matrix(m.cols, m.rows), M = m.data, T = t.data;
+    for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) T[j * m.rows + i] = M[i * m.cols + j];
+    return t;
+  }
+
+  // backward: dx = dy W = dy (Wᵀ)ᵀ, dW += dyᵀ x = (dyᵀ)(xᵀ)ᵀ, db += the column sums of dy; both
+  // products go through matmulT, which needs W, dy and x transposed once per call
   function linearBackward(dy, x, p, g) {
-    const n = p.weight.rows, k = p.weight.cols, W = p.weight.data, gW = g.weight.data, gb = g.bias.data;
-    const dx = matrix(x.rows, k);
-    for (let i = 0; i < x.rows; i++) {
-      for (let o = 0; o < n; o++) {
-        const d = dy.data[i * n + o];
-        if (d === 0) continue;
-        gb[o] += d;
-        for (let j = 0; j < k; j++) {
-          dx.data[i * k + j] += d * W[o * k + j];
-          gW[o * k + j] += d * x.data[i * k + j];
-        }
-      }
+    const dyT = transposed(dy), R = x.rows, gb = g.bias.data, D = dyT.data;
+    const dx = matmulT(dy, transposed(p.weight), matrix(R, p.weight.cols), false);
+    matmulT(dyT, transposed(x), g.weight, true);
+    for (let o = 0; o < dyT.rows; o++) {
+      let column = 0;
+      for (let i = 0; i < R; i++) column += D[o * R + i];
+      gb[o] += column;
     }
     return dx;
   }
@@ -110,109 +159,109 @@
   }
 
   // ---------------------------------------------------------------- attention.py
-  // softmax(Q Kᵀ / √d_k) V for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_v);
-  // mask(i, j) true = "may attend" (the package's convention); scaled false leaves out the
-  // ÷ √d_k (lesson 3's switch). Returns {output, weights}.
-  function scaledDotProductAttention(q, k, v, mask, scaled) {
-    const dK = q.cols, weights = matrix(q.rows, k.rows), output = matrix(q.rows, v.cols);
-    const divisor = scaled === false ? 1 : Math.sqrt(dK);
-    for (let i = 0; i < q.rows; i++) {
-      const row = weights.data.subarray(i * k.rows, (i + 1) * k.rows);
-      for (let j = 0; j < k.rows; j++) {
-        let s = 0;  // step 1: query · key
-        for (let c = 0; c < dK; c++) s += q.data[i * dK + c] * k.data[j * dK + c];
-        s /= divisor;                                  // step 2: ÷ √d_k (§3.2.1)
-        row[j] = mask && !mask(i, j) ? -Infinity : s;  // step 3: blocked → −∞
+  // softmax(Q Kᵀ / √d_k) V for one head of one sequence, read where it lies: q, k and v hold
+  // every head side by side in their columns and every sequence of a batch in their rows, and
+  // `at` says which part is this one: the d_k columns from at.col, the at.Lq rows of q from
+  // at.qRow, the at.Lk rows of k and v from at.kRow. The output goes to the same rows and columns
+  // of `output`, the weights (L_q, L_k) to `weights` from row at.qRow. mask(i, j) true = "may
+  // attend" (the package's convention); scaled false leaves out the ÷ √d_k (lesson 3's switch).
+  function attendHead(q, k, v, mask, scaled, at, output, weights) {
+    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = scaled === false ? 1 : Math.sqrt(dK);
+    const Q = q.data, K = k.data, V = v.data, O = output.data;
+    for (let i = 0; i < at.Lq; i++) {
+      const qi = (at.qRow + i) * D + at.col, row = weights.data.subarray((at.qRow + i) * Lk, (at.qRow + i + 1) * Lk);
+      for (let j = 0; j < Lk; j++) {
+        let s = dot(Q, qi, K, (at.kRow + j) * D + at.col, dK);  // step 1: query · key
+        s /= divisor;                                           // step 2: ÷ √d_k (§3.2.1)
+        row[j] = mask && !mask(i, j) ? -Infinity : s;           // step 3: blocked → −∞
       }
       CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
-      for (let j = 0; j < k.rows; j++) {  // step 5: blend the values by the weights
-        for (let c = 0; c < v.cols; c++) output.data[i * v.cols + c] += row[j] * v.data[j * v.cols + c];
+      for (let j = 0; j < Lk; j++) {   // step 5: blend the values by the weights
+        const w = row[j], vj = (at.kRow + j) * D + at.col;
+        if (w === 0) continue;  // a blocked key
+        for (let c = 0; c < dK; c++) O[qi + c] += w * V[vj + c];
       }
     }
-    return { output: output, weights: weights };
   }
 
   // backward, the five steps in reverse: step 5 dV = Wᵀ dO and dW = dO Vᵀ; step 4 (softmax)
   // dS = W ⊙ (dW − Σ_j W dW), so a blocked key (weight 0) gets no gradient (step 3); steps 2
-  // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k. Returns {dq, dk, dv}.
-  function scaledDotProductAttentionBackward(dOut, q, k, v, weights, scaled) {
-    const dK = q.cols, Lk = k.rows, dV = v.cols, divisor = scaled === false ? 1 : Math.sqrt(dK);
-    const dq = matrix(q.rows, dK), dk = matrix(Lk, dK), dv = matrix(Lk, dV), dw = new Float64Array(Lk);
-    for (let i = 0; i < q.rows; i++) {
-      const w = weights.data.subarray(i * Lk, (i + 1) * Lk);
-      let dot = 0;
+  // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k. Adds into the same part of dq, dk and dv.
+  function attendHeadBackward(dOut, q, k, v, weights, scaled, at, dq, dk, dv) {
+    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = scaled === false ? 1 : Math.sqrt(dK);
+    const dO = dOut.data, Q = q.data, K = k.data, V = v.data, dQ = dq.data, dKs = dk.data, dVs = dv.data;
+    const dw = new Float64Array(Lk);
+    for (let i = 0; i < at.Lq; i++) {
+      const qi = (at.qRow + i) * D + at.col, w = weights.data.subarray((at.qRow + i) * Lk, (at.qRow + i + 1) * Lk);
+      let total = 0;
       for (let j = 0; j < Lk; j++) {
-        let s = 0;
-        for (let c = 0; c < dV; c++) {
-          const d = dOut.data[i * dV + c];
-          s += d * v.data[j * dV + c];
-          dv.data[j * dV + c] += w[j] * d;
-        }
-        dw[j] = s;
-        dot += w[j] * s;
+        const vj = (at.kRow + j) * D + at.col;
+        dw[j] = dot(dO, qi, V, vj, dK);
+        total += w[j] * dw[j];
+        if (w[j] === 0) continue;  // a blocked key passes nothing back
+        for (let c = 0; c < dK; c++) dVs[vj + c] += w[j] * dO[qi + c];
       }
       for (let j = 0; j < Lk; j++) {
-        const ds = w[j] * (dw[j] - dot) / divisor;
+        const ds = w[j] * (dw[j] - total) / divisor, kj = (at.kRow + j) * D + at.col;
         if (ds === 0) continue;
         for (let c = 0; c < dK; c++) {
-          dq.data[i * dK + c] += ds * k.data[j * dK + c];
-          dk.data[j * dK + c] += ds * q.data[i * dK + c];
+          dQ[qi + c] += ds * K[kj + c];
+          dKs[kj + c] += ds * Q[qi + c];
         }
       }
     }
+  }
+
+  // scaled_dot_product_attention itself, for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_k).
+  // Returns {output, weights}.
+  function scaledDotProductAttention(q, k, v, mask, scaled) {
+    const output = matrix(q.rows, v.cols), weights = matrix(q.rows, k.rows);
+    attendHead(q, k, v, mask, scaled, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, output, weights);
+    return { output: output, weights: weights };
+  }
+
+  // its backward, for one head: returns {dq, dk, dv}
+  function scaledDotProductAttentionBackward(dOut, q, k, v, weights, scaled) {
+    const dq = matrix(q.rows, q.cols), dk = matrix(k.rows, k.cols), dv = matrix(v.rows, v.cols);
+    attendHeadBackward(dOut, q, k, v, weights, scaled, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, dq, dk, dv);
     return { dq: dq, dk: dk, dv: dv };
   }
 
   // ---------------------------------------------------------------- multihead.py
-  // split_heads and merge_heads are each other's backward pass
-  function splitHead(x, head, dK) {  // columns of one head: (L, D) → (L, d_k)
-    const out = matrix(x.rows, dK);
-    for (let i = 0; i < x.rows; i++) {
-      out.data.set(x.data.subarray(i * x.cols + head * dK, i * x.cols + (head + 1) * dK), i * dK);
+  // A batch of B sequences of one length L is a matrix (B·L, D): sequence b is rows b·L … b·L+L−1,
+  // so linear, the LayerNorm, the feed-forward and the residual run over all the rows at once, and
+  // only attention looks at one sequence at a time. split_heads is a choice of columns (head h is
+  // the d_k columns from h·d_k of Q, K and V) and merge_heads writes each head's output back into
+  // its columns: attendHead reads and writes them in place, so neither copies anything.
+  function parts(B, nHeads, dK, Lq, Lk) {  // where each (sequence, head) lies, sequence by sequence
+    const out = [];
+    for (let b = 0; b < B; b++) {
+      for (let head = 0; head < nHeads; head++) out.push({ b: b, head: head, dK: dK, Lq: Lq, Lk: Lk, qRow: b * Lq, kRow: b * Lk, col: head * dK });
     }
     return out;
   }
 
-  function mergeHeads(heads) {  // the concatenation of the heads: h × (L, d_k) → (L, D)
-    const L = heads[0].rows, dK = heads[0].cols, out = matrix(L, dK * heads.length);
-    heads.forEach(function (x, head) {
-      for (let i = 0; i < L; i++) out.data.set(x.data.subarray(i * dK, (i + 1) * dK), i * out.cols + head * dK);
-    });
-    return out;
-  }
-
-  // MultiHeadAttention.forward: x_kv null for self-attention. Returns {output, weights[h]} and
-  // what the backward pass needs (the inputs, q, k, v of every head, the merged heads).
-  function multiHeadAttention(p, nHeads, xQ, xKV, mask, scaled) {
-    const source = xKV || xQ, dK = xQ.cols / nHeads;
+  // MultiHeadAttention.forward over a batch: masks[b] is sequence b's mask, x_kv null for
+  // self-attention. Returns {output, weights[h]} (head h's weights of every sequence, stacked
+  // (B·L_q, L_k)) and what the backward pass needs (the inputs, Q, K, V, the merged heads).
+  function multiHeadAttention(p, nHeads, xQ, xKV, masks, scaled) {
+    const source = xKV || xQ, B = masks.length, Lq = xQ.rows / B, Lk = source.rows / B;
     const q = linear(xQ, p.W_Q), k = linear(source, p.W_K), v = linear(source, p.W_V);
-    const outs = [], weights = [], heads = [];
-    for (let head = 0; head < nHeads; head++) {
-      const h = { q: splitHead(q, head, dK), k: splitHead(k, head, dK), v: splitHead(v, head, dK) };
-      const r = scaledDotProductAttention(h.q, h.k, h.v, mask, scaled);
-      h.weights = r.weights;
-      heads.push(h);
-      outs.push(r.output);
-      weights.push(r.weights);
-    }
-    const merged = mergeHeads(outs);
-    return { output: linear(merged, p.W_O), weights: weights,
-             xQ: xQ, source: source, self: !xKV, heads: heads, merged: merged, scaled: scaled };
+    const merged = matrix(xQ.rows, q.cols), weights = [], at = parts(B, nHeads, q.cols / nHeads, Lq, Lk);
+    for (let head = 0; head < nHeads; head++) weights.push(matrix(B * Lq, Lk));
+    at.forEach(function (a) { attendHead(q, k, v, masks[a.b], scaled, a, merged, weights[a.head]); });
+    return { output: linear(merged, p.W_O), weights: weights, xQ: xQ, source: source, self: !xKV,
+             q: q, k: k, v: v, at: at, merged: merged, scaled: scaled };
   }
 
-  // backward: W_O, then each head, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
+  // backward: W_O, then each sequence's heads, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
   // self-attention the source is xQ, so dxQ holds both and dSource is null.
   function multiHeadAttentionBackward(dOut, r, p, g) {
-    const nHeads = r.heads.length, dK = r.merged.cols / nHeads;
     const dMerged = linearBackward(dOut, r.merged, p.W_O, g.W_O);
-    const dqs = [], dks = [], dvs = [];
-    r.heads.forEach(function (h, head) {
-      const d = scaledDotProductAttentionBackward(splitHead(dMerged, head, dK), h.q, h.k, h.v, h.weights, r.scaled);
-      dqs.push(d.dq); dks.push(d.dk); dvs.push(d.dv);
-    });
-    const dxQ = linearBackward(mergeHeads(dqs), r.xQ, p.W_Q, g.W_Q);
-    const dSource = addInto(linearBackward(mergeHeads(dks), r.source, p.W_K, g.W_K),
-                            linearBackward(mergeHeads(dvs), r.source, p.W_V, g.W_V));
+    const dq = matrix(r.q.rows, r.q.cols), dk = matrix(r.k.rows, r.k.cols), dv = matrix(r.v.rows, r.v.cols);
+    r.at.forEach(function (a) { attendHeadBackward(dMerged, r.q, r.k, r.v, r.weights[a.head], r.scaled, a, dq, dk, dv); });
+    const dxQ = linearBackward(dq, r.xQ, p.W_Q, g.W_Q);
+    const dSource = addInto(linearBackward(dk, r.source, p.W_K, g.W_K), linearBackward(dv, r.source, p.W_V, g.W_V));
     if (r.self) return { dxQ: addInto(dxQ, dSource), dSource: null };
     return { dxQ: dxQ, dSource: dSource };
   }
@@ -259,9 +308,9 @@
     return addInto(sublayerBackward(dSum, s.inner), dSum);
   }
 
-  function encoderLayer(p, cfg, x, mask) {
+  function encoderLayer(p, cfg, x, masks) {
     const a = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, mask, cfg.scaled);
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, masks, cfg.scaled);
     });
     const f = sublayerConnection(p.sublayer2, cfg, a.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
     return { x: f.x, weights: a.weights, a: a, f: f };
@@ -276,12 +325,12 @@
     });
   }
 
-  function decoderLayer(p, cfg, x, memory, selfMask, memoryMask) {
+  function decoderLayer(p, cfg, x, memory, selfMasks, memoryMasks) {
     const s = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMask, cfg.scaled);
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMasks, cfg.scaled);
     });
     const c = sublayerConnection(p.sublayer2, cfg, s.x, function (y) {
-      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMask, cfg.scaled);
+      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMasks, cfg.scaled);
     });
     const f = sublayerConnection(p.sublayer3, cfg, c.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
     return { x: f.x, selfWeights: s.weights, crossWeights: c.weights, s: s, c: c, f: f };
@@ -305,24 +354,38 @@
   // ---------------------------------------------------------------- models.py
   // Embedding: token vector × √D plus the sinusoidal table (§3.4, §3.5); position "none"
   // leaves the table out (lesson 6's switch)
-  function embed(model, tokens) {
-    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, x = matrix(tokens.length, D);
-    const withTable = model.cfg.position !== "none";
-    for (let i = 0; i < tokens.length; i++) {
-      for (let j = 0; j < D; j++) {
-        x.data[i * D + j] = W[tokens[i] * D + j] * Math.sqrt(D) + (withTable ? Math.fround(CourseMath.sinusoid(i, j, D)) : 0);
+  // the table's rows are the same for every sequence: computed once per width D, grown as
+  // longer sequences come (float32, as the model's buffer)
+  const tables = new Map();
+  function tableFor(length, D) {
+    let pe = tables.get(D);
+    if (!pe || pe.rows < length) { pe = sinusoidalTable(Math.max(length, 64), D); tables.set(D, pe); }
+    return pe.data;
+  }
+
+  // seqs: B lists of token ids of one length L → (B·L, D); row b·L + i is position i
+  function embed(model, seqs) {
+    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, L = seqs[0].length;
+    const x = matrix(seqs.length * L, D), scale = Math.sqrt(D);
+    const table = model.cfg.position !== "none" ? tableFor(L, D) : null;
+    seqs.forEach(function (tokens, b) {
+      for (let i = 0; i < L; i++) {
+        const row = (b * L + i) * D;
+        for (let j = 0; j < D; j++) x.data[row + j] = W[tokens[i] * D + j] * scale + (table ? table[i * D + j] : 0);
       }
-    }
+    });
     return x;
   }
 
   // backward: each token's row of the embedding matrix gets √D × its position's gradient (the
   // table is fixed); with tied embeddings the same matrix also gets the output projection's
-  function embedBackward(dx, model, tokens, g) {
-    const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D);
-    for (let i = 0; i < tokens.length; i++) {
-      for (let j = 0; j < D; j++) gW[tokens[i] * D + j] += dx.data[i * D + j] * scale;
-    }
+  function embedBackward(dx, model, seqs, g) {
+    const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D), L = seqs[0].length;
+    seqs.forEach(function (tokens, b) {
+      for (let i = 0; i < L; i++) {
+        for (let j = 0; j < D; j++) gW[tokens[i] * D + j] += dx.data[(b * L + i) * D + j] * scale;
+      }
+    });
   }
 
   function finalNorm(model, stack, x) {  // pre-LN stacks end with a LayerNorm (GPT-2)
@@ -333,18 +396,27 @@
     return model.cfg.norm_first ? layerNormBackward(dy, y, model.params[stack].norm, g[stack].norm) : dy;
   }
 
-  // EncoderDecoderTransformer.encode: src ids → memory (L_s, D) and encoder weights per layer
-  function encode(model, src) {
+  // the sequences of a batch share one length (padded with pad_id, as the Python's batches)
+  function sameLength(seqs) {
+    if (!seqs.every(function (s) { return s.length === seqs[0].length; })) {
+      throw new Error("the sequences of a batch must have one length: pad the shorter ones with pad_id");
+    }
+    return seqs;
+  }
+
+  // EncoderDecoderTransformer.encode: B src id lists → memory (B·L_s, D), each source's padding
+  // mask, and the encoder weights per layer ([layer][head], (B·L_s, L_s))
+  function encode(model, srcs) {
     const cfg = model.cfg, weights = [], layers = [];
-    const srcMask = CourseMath.paddingMask(src, cfg.pad_id);
-    let x = embed(model, src);
+    const srcMasks = sameLength(srcs).map(function (src) { return CourseMath.paddingMask(src, cfg.pad_id); });
+    let x = embed(model, srcs);
     model.params.encoder.layers.forEach(function (p) {
-      const r = encoderLayer(p, cfg, x, srcMask);
+      const r = encoderLayer(p, cfg, x, srcMasks);
       x = r.x;
       weights.push(r.weights);
       layers.push(r);
     });
-    return { memory: finalNorm(model, "encoder", x), srcMask: srcMask, weights: weights, src: src, layers: layers };
+    return { memory: finalNorm(model, "encoder", x), srcMasks: srcMasks, weights: weights, srcs: srcs, layers: layers };
   }
 
   function encodeBackward(model, enc, dMemory, g) {
@@ -352,27 +424,32 @@
     for (let l = enc.layers.length - 1; l >= 0; l--) {
       dx = encoderLayerBackward(dx, enc.layers[l], model.params.encoder.layers[l], g.encoder.layers[l], model.cfg);
     }
-    embedBackward(dx, model, enc.src, g);
+    embedBackward(dx, model, enc.srcs, g);
   }
 
-  function lastRow(x) { return matrix(1, x.cols, x.data.slice((x.rows - 1) * x.cols)); }
+  function lastRows(x, B) {  // the last row of each of the B sequences: (B, cols)
+    const L = x.rows / B, out = matrix(B, x.cols);
+    for (let b = 0; b < B; b++) out.data.set(x.data.subarray(((b + 1) * L - 1) * x.cols, (b + 1) * L * x.cols), b * x.cols);
+    return out;
+  }
 
-  // EncoderDecoderTransformer.decode: tgt ids → logits (L_t, V), cross weights per layer;
-  // lastOnly: the logits of the last position only (1, V), all greedy decoding needs
-  function decode(model, tgt, memory, srcMask, lastOnly) {
+  // EncoderDecoderTransformer.decode: B tgt id lists → logits (B·L_t, V), cross weights per
+  // layer; lastOnly: the logits of each sequence's last position only (B, V), all greedy
+  // decoding needs
+  function decode(model, tgts, memory, srcMasks, lastOnly) {
     const cfg = model.cfg, selfWs = [], crossWs = [], layers = [];
-    const causal = CourseMath.causalMask;  // only j ≤ i
-    let x = embed(model, tgt);
+    const causal = sameLength(tgts).map(function () { return CourseMath.causalMask; });  // only j ≤ i
+    let x = embed(model, tgts);
     model.params.decoder.layers.forEach(function (p) {
-      const r = decoderLayer(p, cfg, x, memory, causal, srcMask);
+      const r = decoderLayer(p, cfg, x, memory, causal, srcMasks);
       x = r.x;
       selfWs.push(r.selfWeights);
       crossWs.push(r.crossWeights);
       layers.push(r);
     });
-    const h = finalNorm(model, "decoder", x), last = lastOnly ? lastRow(h) : h;
+    const h = finalNorm(model, "decoder", x), last = lastOnly ? lastRows(h, tgts.length) : h;
     return { logits: linear(last, model.params.out), selfWeights: selfWs, crossWeights: crossWs,
-             tgt: tgt, layers: layers, h: h };
+             tgts: tgts, layers: layers, h: h };
   }
 
   // backward of a whole-sequence decode (lastOnly false); returns the gradient of the memory
@@ -382,12 +459,12 @@
     for (let l = dec.layers.length - 1; l >= 0; l--) {
       dx = decoderLayerBackward(dx, dec.layers[l], model.params.decoder.layers[l], g.decoder.layers[l], model.cfg, dMemory);
     }
-    embedBackward(dx, model, dec.tgt, g);
+    embedBackward(dx, model, dec.tgts, g);
     return dMemory;
   }
 
-  // nn.functional.cross_entropy(logits, targets, ignore_index=pad_id), summed over this
-  // sequence's positions: returns {sum, count, dLogits}, dLogits = (softmax − one-hot) × scale
+  // nn.functional.cross_entropy(logits, targets, ignore_index=pad_id), summed over the
+  // positions (targets: one id per row of logits): returns {sum, count, dLogits}, dLogits = (softmax − one-hot) × scale
   // where the target is not padding, 0 where it is
   function crossEntropy(logits, targets, padId, scale) {
     const V = logits.cols, dLogits = matrix(logits.rows, V);
@@ -411,16 +488,14 @@
   // g, the gradient of that mean is added into g. One forward pass (the same encode and decode
   // as inference) serves both.
   function seq2seqLoss(model, srcs, tgts, g) {
-    const pad = model.cfg.pad_id;
-    let n = 0, sum = 0;
-    tgts.forEach(function (tgt) { for (let i = 1; i < tgt.length; i++) if (tgt[i] !== pad) n += 1; });
-    srcs.forEach(function (src, b) {
-      const tgt = tgts[b], enc = encode(model, src), dec = decode(model, tgt.slice(0, -1), enc.memory, enc.srcMask, false);
-      const ce = crossEntropy(dec.logits, tgt.slice(1), pad, 1 / n);
-      sum += ce.sum;
-      if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
-    });
-    return sum / n;
+    const pad = model.cfg.pad_id, targets = [];
+    tgts.forEach(function (tgt) { for (let i = 1; i < tgt.length; i++) targets.push(tgt[i]); });
+    const n = targets.filter(function (t) { return t !== pad; }).length;
+    const enc = encode(model, srcs);
+    const dec = decode(model, tgts.map(function (tgt) { return tgt.slice(0, -1); }), enc.memory, enc.srcMasks, false);
+    const ce = crossEntropy(dec.logits, targets, pad, 1 / n);
+    if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
+    return ce.sum / n;
   }
 
   // a tree of zero gradients shaped like model.params; tied parameters share one gradient
@@ -441,24 +516,41 @@
 
   // ---------------------------------------------------------------- generate.py
   // greedy_decode without a cache: each step runs the whole prefix again (the causal mask makes
-  // the earlier rows identical to the previous step's). Returns {tokens: [BOS, …, EOS],
-  // steps: [{token, cross: [layer][head] → Float32Array over the source}]}.
-  function greedyDecode(model, src, maxNewTokens) {
-    const t = model.tokens, enc = encode(model, src), tokens = [t.bos_id], steps = [];
-    for (let n = 0; n < maxNewTokens; n++) {
-      const out = decode(model, tokens, enc.memory, enc.srcMask, true);
-      const last = out.logits.data;  // (1, V): the next token's scores
-      let next = 0;  // argmax, the first of equal maxima as torch.argmax
-      for (let v = 1; v < last.length; v++) if (last[v] > last[next]) next = v;
-      const cross = out.crossWeights.map(function (heads) {
-        return heads.map(function (w) { return w.data.slice((tokens.length - 1) * w.cols, tokens.length * w.cols); });
+  // the earlier rows identical to the previous step's), for B sources at once (the decoder reads
+  // B prefixes of one length; a sequence that has written EOS goes on with the others, and its
+  // tokens after the EOS are dropped: they never change the ones before). Returns for each
+  // source {tokens: [BOS, …, EOS]}; with keepSteps also steps: [{token, cross: [layer][head] →
+  // Float32Array over the source}] and encoderWeights ([layer][head], stacked over the sources).
+  function greedyDecodeBatch(model, srcs, maxNewTokens, keepSteps) {
+    const t = model.tokens, enc = encode(model, srcs);
+    const prefixes = srcs.map(function () { return [t.bos_id]; });
+    const runs = srcs.map(function () { return { tokens: [t.bos_id], steps: [], done: false }; });
+    for (let n = 0; n < maxNewTokens && runs.some(function (r) { return !r.done; }); n++) {
+      const out = decode(model, prefixes, enc.memory, enc.srcMasks, true);
+      runs.forEach(function (run, b) {
+        const last = out.logits.data.subarray(b * out.logits.cols, (b + 1) * out.logits.cols);  // the next token's scores
+        let next = 0;  // argmax, the first of equal maxima as torch.argmax
+        for (let v = 1; v < last.length; v++) if (last[v] > last[next]) next = v;
+        prefixes[b].push(next);
+        if (run.done) return;
+        run.tokens.push(next);
+        if (keepSteps) {
+          const row = b * (n + 1) + n;  // this sequence's last query row in the stacked weights
+          const cross = out.crossWeights.map(function (heads) {
+            return heads.map(function (w) { return w.data.slice(row * w.cols, (row + 1) * w.cols); });
+          });
+          run.steps.push({ token: next, cross: cross });
+        }
+        if (next === t.eos_id) run.done = true;
       });
-      tokens.push(next);
-      steps.push({ token: next, cross: cross });
-      if (next === t.eos_id) break;
     }
-    return { tokens: tokens, steps: steps, encoderWeights: enc.weights };
+    return runs.map(function (r) {
+      return keepSteps ? { tokens: r.tokens, steps: r.steps, encoderWeights: enc.weights } : { tokens: r.tokens };
+    });
   }
+
+  // one source, with each step's cross-attention and the encoder's weights (what the widgets draw)
+  function greedyDecode(model, src, maxNewTokens) { return greedyDecodeBatch(model, [src], maxNewTokens, true)[0]; }
 
   // ---------------------------------------------------------------- loading the exported files
   // nest "encoder.layers.0.self_attn.W_Q.weight" into params.encoder.layers[0].self_attn.W_Q.weight
@@ -516,9 +608,11 @@
   global.Transformer = {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
+    greedyDecodeBatch: greedyDecodeBatch,
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
     // training (trainer.js): the loss with its gradient, and the gradients' tree
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy,
     scaledDotProductAttentionBackward: scaledDotProductAttentionBackward,
+    attendHead: attendHead, attendHeadBackward: attendHeadBackward,
   };
 })(typeof window !== "undefined" ? window : self);
