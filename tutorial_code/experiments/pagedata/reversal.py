@@ -96,6 +96,9 @@ def visibility(cfg) -> dict:
     return {"matrices": matrices, "variants": variants, "order": list(variants), "initial": "encoder_decoder"}
 
 
+# the slider shows each weight to 2 decimals and to 4 in its tooltip (widgets/common.js weightCell):
+# the page carries 4, which keeps lesson 8's scripts and data within their budget
+CELL_DIGITS = 4
 
 
 def checkpoint_widget(rows: list[dict], cfg) -> dict:
@@ -104,4 +107,11 @@ def checkpoint_widget(rows: list[dict], cfg) -> dict:
     return {"src_tokens": digit_task.token_names(src[0]), "tgt_tokens": digit_task.token_names(tgt[0, :-1]),
             "target_output": digit_task.token_names(tgt[0]),
             "mirror": [[q, cfg.length - q] for q in range(cfg.length)],  # (row, column) pairs
-            "checkpoints": rows, "initial": len(rows) - 1}
+            "checkpoints": [{**row, "cross": rounded(row["cross"])} for row in rows], "initial": len(rows) - 1}
+
+
+def rounded(weights, digits: int = CELL_DIGITS):
+    """Nested lists of attention weights rounded to what a cell's tooltip shows (0.1234)."""
+    if isinstance(weights, list):
+        return [rounded(w, digits) for w in weights]
+    return round(weights, digits)
