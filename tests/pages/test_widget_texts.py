@@ -15,8 +15,6 @@ from coursebuild.paths import DOCS
 
 WIDGETS = DOCS / "assets" / "javascripts" / "widgets"
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-# known on another branch: the file's own helper fixes it; strict, so the mark goes once it lands
-FIXED_ELSEWHERE = {"train.js": "LayerNorm 위치 and 'the weights of the step before' (train.js's own branch)"}
 
 
 def literals(path) -> list[str]:
@@ -26,8 +24,7 @@ def literals(path) -> list[str]:
 
 
 def widget_files():
-    marks = {name: pytest.mark.xfail(reason=why, strict=True) for name, why in FIXED_ELSEWHERE.items()}
-    return [pytest.param(p, id=p.name, marks=marks.get(p.name, ())) for p in sorted(WIDGETS.glob("*.js"))]
+    return [pytest.param(p, id=p.name) for p in sorted(WIDGETS.glob("*.js"))]
 
 
 # (pattern, what to write instead)
