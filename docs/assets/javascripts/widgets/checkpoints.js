@@ -10,6 +10,8 @@
 (function () {
   "use strict";
 
+  const W = CourseWidgets;  // widgets/common.js, loaded before this file
+
   const LABELS = {
     ko: {
       title: "학습하는 동안 자라는 반대 대각선",
@@ -85,7 +87,7 @@
   }
 
   function render(state) {
-    const ui = state.ui, t = state.t, d = state.data, W = window.CourseWidgets;
+    const ui = state.ui, t = state.t, d = state.data;
     const k = Number(ui.slider.value), layer = Number(ui.layer.value), head = Number(ui.head.value);
     const point = d.checkpoints[k];
     ui.slider.setAttribute("aria-valuetext", t.position(k + 1, d.checkpoints.length, point.samples));
@@ -104,12 +106,12 @@
     }));
   }
 
-  window.CourseWidgets.register("checkpoints", function (root, ctx) {
+  W.register("checkpoints", function (root, ctx) {
     const t = ctx.labels(LABELS), d = ctx.data, first = d.checkpoints[0];
     const state = { ui: build(root, ctx, t), t: t, data: d };
     const ui = state.ui;
-    window.CourseWidgets.options(ui.layer, first.cross.length, t.layerName);
-    window.CourseWidgets.options(ui.head, first.cross[0].length, t.headName);
+    W.options(ui.layer, first.cross.length, t.layerName);
+    W.options(ui.head, first.cross[0].length, t.headName);
     ui.head.insertBefore(ctx.el("option", { value: "-1", text: t.headMean }), ui.head.firstChild);
     // the start: the point the lesson's static figures show (the trained model), last layer, head mean
     ui.slider.value = String(d.initial);

@@ -7,6 +7,8 @@
 (function () {
   "use strict";
 
+  const sinusoid = CourseMath.sinusoidalTable, attend = CourseMath.attend;  // maths.js, loaded before this file
+
   const LABELS = {
     ko: {
       title: "단어를 눌러 셀프 어텐션 보기",
@@ -33,7 +35,6 @@
   };
 
   // the sinusoidal table and softmax(X W_Q Xᵀ / √D) X with K = V = X, both from maths.js
-  const sinusoid = CourseMath.sinusoidalTable, attend = CourseMath.attend;
 
   function compute(state) {
     const d = state.data, order = d.orders[state.lang], perm = state.perm;

@@ -10,6 +10,8 @@
 (function () {
   "use strict";
 
+  const el = CourseWidgets.el;  // widgets/common.js, loaded before this file
+
   const LABELS = {
     ko: {
       title: "장난감 번역기를 직접 돌려 보기",
@@ -112,8 +114,8 @@
   function fill(select, values, name, none, keep) {  // keep the current value when still offered
     const before = select.value;
     select.replaceChildren();
-    if (none) select.appendChild(CourseWidgets.el("option", { value: "", text: none }));
-    values.forEach(function (v) { select.appendChild(CourseWidgets.el("option", { value: String(v), text: name(v) })); });
+    if (none) select.appendChild(el("option", { value: "", text: none }));
+    values.forEach(function (v) { select.appendChild(el("option", { value: String(v), text: name(v) })); });
     const offered = Array.from(select.options).map(function (o) { return o.value; });
     select.value = keep !== undefined && offered.indexOf(String(keep)) >= 0 ? String(keep)
       : offered.indexOf(before) >= 0 ? before : offered[0];
@@ -167,7 +169,7 @@
   }
 
   function drawWeights(state) {
-    const el = CourseWidgets.el, t = state.t, row = state.row, w = weights(state, row);
+    const t = state.t, row = state.row, w = weights(state, row);
     const word = row < state.written.length ? state.written[row] : t.end;
     const table = el("table", { class: "widget-bars" }, [
       el("caption", { text: t.caption(word, state.ui.layer.selectedOptions[0].text, state.ui.head.selectedOptions[0].text) }),
@@ -184,7 +186,7 @@
   }
 
   function draw(state) {
-    const el = CourseWidgets.el, t = state.t, ui = state.ui;
+    const t = state.t, ui = state.ui;
     ui.source.replaceChildren.apply(ui.source, state.korean.map(function (k) { return el("li", { text: k }); }));
     const buttons = state.written.concat([t.end]).map(function (w, i) {
       const b = el("button", { type: "button", class: "widget-word", "data-row": String(i),
@@ -230,9 +232,9 @@
   function wire(state) {
     const ui = state.ui, data = state.data, t = state.t;
     const list = [data.example].concat(data.sentences);
-    ui.pick.appendChild(CourseWidgets.el("option", { value: "", text: t.own }));
+    ui.pick.appendChild(el("option", { value: "", text: t.own }));
     list.forEach(function (s, i) {
-      ui.pick.appendChild(CourseWidgets.el("option", { value: String(i), text: s.korean.join(" ") + (i === 0 ? " " + t.example : "") }));
+      ui.pick.appendChild(el("option", { value: String(i), text: s.korean.join(" ") + (i === 0 ? " " + t.example : "") }));
     });
     onPick(ui.pick, function () {
       if (ui.pick.value === "") return;
@@ -262,7 +264,7 @@
            function (i) { return t.layerName(i + 1); }, null, model.cfg.n_layers - 1);  // the last, as the figure
       fill(state.ui.head, Array.from({ length: model.cfg.n_heads }, function (_, i) { return i; }),
            function (i) { return t.headName(i + 1); }, null);
-      state.ui.head.insertBefore(CourseWidgets.el("option", { value: "mean", text: t.mean }), state.ui.head.firstChild);
+      state.ui.head.insertBefore(el("option", { value: "mean", text: t.mean }), state.ui.head.firstChild);
       state.ui.head.value = "mean";
       state.row = state.data.example.row;  // the verb's row, the one the lesson reads
       update(state);
