@@ -193,9 +193,10 @@
     for (let i = 0; i < at.Lq; i++) {
       const qi = (at.qRow + i) * D + at.col, row = weights.data.subarray((at.qRow + i) * Lk, (at.qRow + i + 1) * Lk);
       for (let j = 0; j < Lk; j++) {
-        let s = dot(Q, qi, K, (at.kRow + j) * D + at.col, dK);  // step 1: query · key
-        s /= divisor;                                           // step 2: ÷ √d_k (§3.2.1)
-        row[j] = mask && !mask(i, j) ? -Infinity : s;           // step 3: blocked → −∞
+        if (mask && !mask(i, j)) { row[j] = -Infinity; continue; }  // step 3: blocked → −∞
+        let s = dot(Q, qi, K, (at.kRow + j) * D + at.col, dK);      // step 1: query · key
+        s /= divisor;                                               // step 2: ÷ √d_k (§3.2.1)
+        row[j] = s;
       }
       CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
       for (let j = 0; j < Lk; j++) {   // step 5: blend the values by the weights
@@ -218,12 +219,13 @@
       let total = 0;
       for (let j = 0; j < Lk; j++) {
         const vj = (at.kRow + j) * D + at.col;
+        if (w[j] === 0) { dw[j] = 0; continue; }  // a blocked key passes nothing back
         dw[j] = dot(dO, qi, V, vj, dK);
         total += w[j] * dw[j];
-        if (w[j] === 0) continue;  // a blocked key passes nothing back
         for (let c = 0; c < dK; c++) dVs[vj + c] += w[j] * dO[qi + c];
       }
       for (let j = 0; j < Lk; j++) {
+        if (w[j] === 0) continue;
         const ds = w[j] * (dw[j] - total) / divisor, kj = (at.kRow + j) * D + at.col;
         if (ds === 0) continue;
         for (let c = 0; c < dK; c++) {
