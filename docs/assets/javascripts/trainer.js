@@ -64,14 +64,16 @@
         const gs = parameters(g), beta2 = betas[1];
         t += 1;
         const c1 = 1 - Math.pow(beta1, t), c2 = Math.sqrt(1 - Math.pow(beta2, t));
-        ps.forEach(function (p, n) {
-          const m = state[n].m, v = state[n].v, gr = gs[n].data, w = p.data;
+        const rate = lr / c1, keep1 = 1 - beta1, keep2 = 1 - beta2;
+        for (let n = 0; n < ps.length; n++) {
+          const m = state[n].m, v = state[n].v, gr = gs[n].data, w = ps[n].data;
           for (let i = 0; i < w.length; i++) {
-            m[i] += (gr[i] - m[i]) * (1 - beta1);
-            v[i] = v[i] * beta2 + (1 - beta2) * gr[i] * gr[i];
-            w[i] -= lr / c1 * m[i] / (Math.sqrt(v[i]) / c2 + eps);
+            const gi = gr[i];
+            m[i] += (gi - m[i]) * keep1;
+            v[i] = v[i] * beta2 + keep2 * gi * gi;
+            w[i] -= rate * m[i] / (Math.sqrt(v[i]) / c2 + eps);
           }
-        });
+        }
       },
       steps: function () { return t; },
     };
@@ -79,17 +81,30 @@
 
   // ---------------------------------------------------------------- one training step
 
+  // true when every number of the matrices is finite: their sum (in float64, where float32
+  // numbers cannot overflow) is finite exactly then, since a NaN or an infinity makes it one
+  function allFinite(ms) {
+    let sum = 0;
+    for (let n = 0; n < ms.length; n++) {
+      const d = ms[n].data;
+      for (let i = 0; i < d.length; i++) sum += d[i];
+    }
+    return isFinite(sum);
+  }
+
   // a trainer over a model: trainStep(srcs, tgts) runs seq2seq_loss with its gradient and one
   // Adam step at the recipe's learning rate; returns {loss, lr}
   function trainer(model, recipe, totalSteps) {
     const opt = adam(model, recipe.betas || [0.9, 0.999], recipe.eps || 1e-8);
+    const g = Transformer.grads(model), gs = parameters(g);  // one tree, zeroed before each step
     return {
       trainStep: function (srcs, tgts) {
         const at = schedule(recipe, opt.steps(), totalSteps, model.cfg.d_model);
-        const g = Transformer.grads(model), loss = Transformer.seq2seqLoss(model, srcs, tgts, g);
+        gs.forEach(function (m) { m.data.fill(0); });
+        const loss = Transformer.seq2seqLoss(model, srcs, tgts, g);
         // a loss or a gradient that is no longer a number (or overflowed) is not applied: the
         // weights stay those of the last good step, and the caller stops (finite false)
-        const finite = isFinite(loss) && parameters(g).every(function (m) { return m.data.every(isFinite); });
+        const finite = isFinite(loss) && allFinite(gs);
         if (finite) opt.step(g, at.lr, at.beta1);
         return { loss: finite ? loss : NaN, lr: at.lr, finite: finite };
       },

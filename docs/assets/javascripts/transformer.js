@@ -19,7 +19,21 @@
   // ---------------------------------------------------------------- matrices
   // a matrix is {rows, cols, data: Float32Array}, row-major like a contiguous torch tensor
   function matrix(rows, cols, data) {
-    return { rows: rows, cols: cols, data: data || new Float32Array(rows * cols) };
+    return { rows: rows, cols: cols, data: data || zeros(rows * cols) };
+  }
+
+  // n zeros. A training step makes the same matrices in the same order at every step, so while
+  // seq2seqLoss runs they come from the model's workspace: the arrays of the step before, zeroed,
+  // instead of new ones for the garbage collector to clear away (nothing of a step outlives it
+  // but its loss). Outside seq2seqLoss (inference, the gradients' tree) every array is new.
+  let workspace = null;
+  function zeros(n) {
+    if (!workspace) return new Float32Array(n);
+    let a = workspace.arrays[workspace.next];
+    if (a && a.length === n) a.fill(0);
+    else workspace.arrays[workspace.next] = a = new Float32Array(n);
+    workspace.next += 1;
+    return a;
   }
 
   function add(a, b) {  // a + b, same shape (the residual connection)
@@ -53,42 +67,50 @@
   }
 
   // a bᵀ for a (m, n) and b (p, n), the one product of the forward and backward passes:
-  // out[i][o] = a's row i · b's row o (add: out += a bᵀ). Two rows of a and four of b at a time:
-  // eight sums that share their loads, which is what makes it fast; the rows and columns left
-  // over go one sum at a time. Every sum runs over j in order, so a row's result never depends
-  // on its neighbours (a sequence decoded alone or in a batch gives the same numbers)
+  // out[i][o] = a's row i · b's row o (add: out += a bᵀ). Three rows of a and four of b at a
+  // time: twelve sums that share their loads, which is what makes it fast; the rows and columns
+  // left over go one sum at a time (sumInto). Every sum runs over j in order, so a row's result
+  // never depends on its neighbours (a sequence decoded alone or in a batch gives the same numbers)
   function matmulT(a, b, out, add) {
     const m = a.rows, p = b.rows, n = a.cols, A = a.data, Bt = b.data, C = out.data;
-    const one = function (r, c) {
-      let s = 0;
-      for (let j = 0; j < n; j++) s += A[r * n + j] * Bt[c * n + j];
-      C[r * p + c] = (add ? C[r * p + c] : 0) + s;
-    };
     let i = 0;
-    for (; i + 1 < m; i += 2) {
-      const a0 = i * n, a1 = a0 + n;
+    for (; i + 2 < m; i += 3) {
+      const a0 = i * n, a1 = a0 + n, a2 = a1 + n;
       let o = 0;
       for (; o + 3 < p; o += 4) {
         const b0 = o * n, b1 = b0 + n, b2 = b1 + n, b3 = b2 + n;
-        let s00 = 0, s01 = 0, s02 = 0, s03 = 0, s10 = 0, s11 = 0, s12 = 0, s13 = 0;
+        let s00 = 0, s01 = 0, s02 = 0, s03 = 0, s10 = 0, s11 = 0, s12 = 0, s13 = 0, s20 = 0, s21 = 0, s22 = 0, s23 = 0;
         for (let j = 0; j < n; j++) {
-          const x0 = A[a0 + j], x1 = A[a1 + j], w0 = Bt[b0 + j], w1 = Bt[b1 + j], w2 = Bt[b2 + j], w3 = Bt[b3 + j];
-          s00 += x0 * w0; s01 += x0 * w1; s02 += x0 * w2; s03 += x0 * w3;
-          s10 += x1 * w0; s11 += x1 * w1; s12 += x1 * w2; s13 += x1 * w3;
+          const w0 = Bt[b0 + j], w1 = Bt[b1 + j], w2 = Bt[b2 + j], w3 = Bt[b3 + j];
+          let x = A[a0 + j];
+          s00 += x * w0; s01 += x * w1; s02 += x * w2; s03 += x * w3;
+          x = A[a1 + j];
+          s10 += x * w0; s11 += x * w1; s12 += x * w2; s13 += x * w3;
+          x = A[a2 + j];
+          s20 += x * w0; s21 += x * w1; s22 += x * w2; s23 += x * w3;
         }
-        const c0 = i * p + o, c1 = c0 + p;
+        const c0 = i * p + o, c1 = c0 + p, c2 = c1 + p;
         if (add) {
           C[c0] += s00; C[c0 + 1] += s01; C[c0 + 2] += s02; C[c0 + 3] += s03;
           C[c1] += s10; C[c1 + 1] += s11; C[c1 + 2] += s12; C[c1 + 3] += s13;
+          C[c2] += s20; C[c2 + 1] += s21; C[c2 + 2] += s22; C[c2 + 3] += s23;
         } else {
           C[c0] = s00; C[c0 + 1] = s01; C[c0 + 2] = s02; C[c0 + 3] = s03;
           C[c1] = s10; C[c1 + 1] = s11; C[c1 + 2] = s12; C[c1 + 3] = s13;
+          C[c2] = s20; C[c2 + 1] = s21; C[c2 + 2] = s22; C[c2 + 3] = s23;
         }
       }
-      for (; o < p; o++) { one(i, o); one(i + 1, o); }
+      for (; o < p; o++) for (let r = i; r < i + 3; r++) sumInto(A, r, Bt, o, n, C, p, add);
     }
-    if (i < m) for (let o = 0; o < p; o++) one(i, o);
+    for (; i < m; i++) for (let o = 0; o < p; o++) sumInto(A, i, Bt, o, n, C, p, add);
     return out;
+  }
+
+  // one entry of matmulT: out[r][c] (+)= a's row r · b's row c, one sum in order over j
+  function sumInto(A, r, Bt, c, n, C, p, add) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += A[r * n + j] * Bt[c * n + j];
+    C[r * p + c] = (add ? C[r * p + c] : 0) + s;
   }
 
   // nn.Linear: y = x Wᵀ + b, with W stored (out_features, in_features) as PyTorch does
@@ -123,7 +145,7 @@
   function layerNorm(x, p, eps) {
     const D = x.cols, y = matrix(x.rows, D);
     y.xhat = matrix(x.rows, D);
-    y.inv = new Float32Array(x.rows);
+    y.inv = zeros(x.rows);
     for (let i = 0; i < x.rows; i++) {
       let mean = 0, variance = 0;
       for (let j = 0; j < D; j++) mean += x.data[i * D + j] / D;
@@ -171,9 +193,10 @@
     for (let i = 0; i < at.Lq; i++) {
       const qi = (at.qRow + i) * D + at.col, row = weights.data.subarray((at.qRow + i) * Lk, (at.qRow + i + 1) * Lk);
       for (let j = 0; j < Lk; j++) {
-        let s = dot(Q, qi, K, (at.kRow + j) * D + at.col, dK);  // step 1: query · key
-        s /= divisor;                                           // step 2: ÷ √d_k (§3.2.1)
-        row[j] = mask && !mask(i, j) ? -Infinity : s;           // step 3: blocked → −∞
+        if (mask && !mask(i, j)) { row[j] = -Infinity; continue; }  // step 3: blocked → −∞
+        let s = dot(Q, qi, K, (at.kRow + j) * D + at.col, dK);      // step 1: query · key
+        s /= divisor;                                               // step 2: ÷ √d_k (§3.2.1)
+        row[j] = s;
       }
       CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
       for (let j = 0; j < Lk; j++) {   // step 5: blend the values by the weights
@@ -196,12 +219,13 @@
       let total = 0;
       for (let j = 0; j < Lk; j++) {
         const vj = (at.kRow + j) * D + at.col;
+        if (w[j] === 0) { dw[j] = 0; continue; }  // a blocked key passes nothing back
         dw[j] = dot(dO, qi, V, vj, dK);
         total += w[j] * dw[j];
-        if (w[j] === 0) continue;  // a blocked key passes nothing back
         for (let c = 0; c < dK; c++) dVs[vj + c] += w[j] * dO[qi + c];
       }
       for (let j = 0; j < Lk; j++) {
+        if (w[j] === 0) continue;
         const ds = w[j] * (dw[j] - total) / divisor, kj = (at.kRow + j) * D + at.col;
         if (ds === 0) continue;
         for (let c = 0; c < dK; c++) {
@@ -269,7 +293,7 @@
   // ---------------------------------------------------------------- position.py
   // the (L, D) table as a float32 matrix; each entry is CourseMath.sinusoid (maths.js)
   function sinusoidalTable(length, D) {
-    const pe = matrix(length, D);
+    const pe = matrix(length, D, new Float32Array(length * D));  // kept: never the workspace's
     for (let pos = 0; pos < length; pos++) {
       for (let dim = 0; dim < D; dim++) pe.data[pos * D + dim] = CourseMath.sinusoid(pos, dim, D);
     }
@@ -491,11 +515,17 @@
     const pad = model.cfg.pad_id, targets = [];
     tgts.forEach(function (tgt) { for (let i = 1; i < tgt.length; i++) targets.push(tgt[i]); });
     const n = targets.filter(function (t) { return t !== pad; }).length;
-    const enc = encode(model, srcs);
-    const dec = decode(model, tgts.map(function (tgt) { return tgt.slice(0, -1); }), enc.memory, enc.srcMasks, false);
-    const ce = crossEntropy(dec.logits, targets, pad, 1 / n);
-    if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
-    return ce.sum / n;
+    workspace = model.workspace || (model.workspace = { arrays: [], next: 0 });
+    workspace.next = 0;
+    try {
+      const enc = encode(model, srcs);
+      const dec = decode(model, tgts.map(function (tgt) { return tgt.slice(0, -1); }), enc.memory, enc.srcMasks, false);
+      const ce = crossEntropy(dec.logits, targets, pad, 1 / n);
+      if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
+      return ce.sum / n;
+    } finally {
+      workspace = null;
+    }
   }
 
   // a tree of zero gradients shaped like model.params; tied parameters share one gradient
