@@ -34,7 +34,7 @@ IN_USE = {"ko": ("사이트의 모델", "직접 학습시킨 모델 (20단계 �
           "en": ("the site's model", "the model you trained: 20 steps, exact match on the test sequences {em} (trained on 6-digit")}
 LABEL = {"ko": "숫자 (최대 {n}개)", "en": "Digits (up to {n})"}
 BACK = {"ko": "사이트의 모델로 돌아가기", "en": "Back to the site's model"}
-SHORT = {"ko": "8자리 숫자로만 학습했습니다", "en": "trained on 8 digits only"}
+SHORT = {"ko": "8자리 숫자로만 학습했습니다", "en": "trained on 8-digit sequences only"}
 
 # a short training run in the page, with the trainer's own code; the detail train.js dispatches
 TRAIN = """(x) => {

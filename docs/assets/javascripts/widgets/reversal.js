@@ -63,7 +63,7 @@
       failed: function (e) { return "Could not load the model: " + e; },
       bad: function (v, max) { return "Type 1 to " + max + " digits (0–9) and nothing else; you typed “" + v + "”."; },
       long: function (n, max) { return "That is " + n + " digits; this model takes at most " + max + ". Delete the last " + (n - max) + " and press again."; },
-      short: function (max) { return "The model was trained on " + max + " digits only; with another length it may write a wrong answer."; },
+      short: function (max) { return "The model was trained on " + max + "-digit sequences only; with another length it may write a wrong answer."; },
       siteModel: function (max) { return "Model in use: the site's model (trained by the build on " + max + "-digit sequences)."; },
       trainedModel: function (steps, exact, max) {
         return "Model in use: the model you trained: " + steps + " steps, exact match on the test sequences " + exact + " (trained on " + max + "-digit sequences).";

@@ -23,7 +23,7 @@
       position: "위치 인코딩 (6강)", scaling: "√dₖ로 나누기 (3강)", norm: "층 정규화를 놓는 자리 (7강)",
       warmup: "웜업 (7강)", lr: "최대 학습률 (7강)", heads: "헤드 수 (5강)",
       on: "켬", off: "끔", post: "Post-LN (원 논문)", pre: "Pre-LN (GPT-2)",
-      warmupOn: "있음 (one-cycle)", warmupOff: "없음 (일정한 학습률)",
+      warmupOn: "있음 (원사이클)", warmupOff: "없음 (일정한 학습률)",
       waiting: "설정을 고르고 학습을 누르세요.",
       progress: function (s, n, loss, em) { return n + "단계 중 " + s + "단계: 손실 " + loss + ", 테스트 시퀀스 완전 일치율 " + em; },
       paused: "일시 정지했습니다. 계속을 누르면 이어서 학습합니다.",
