@@ -30,11 +30,11 @@ RESTORED = {"ko": "사이트의 모델로 돌아왔습니다.", "en": "Back to t
 TRIMMED = {"ko": "앞의 6개만 남겼습니다", "en": "the first 6 are kept"}
 TOO_LONG = {"ko": "이 모델은 6개까지만 받습니다", "en": "this model takes at most 6"}
 REFUSED = {"ko": "학습시킨 모델을 쓸 수 없어", "en": "The trained model could not be used"}
-IN_USE = {"ko": ("사이트의 모델", "직접 학습시킨 모델 (20단계 학습, 시험 세트 완전 일치율 {em}, 6자리"),
-          "en": ("the site's model", "the model you trained: 20 steps, held-out exact match {em} (trained on 6-digit")}
+IN_USE = {"ko": ("사이트의 모델", "직접 학습시킨 모델 (20단계 학습, 테스트 시퀀스 완전 일치율 {em}, 6자리"),
+          "en": ("the site's model", "the model you trained: 20 steps, exact match on the test sequences {em} (trained on 6-digit")}
 LABEL = {"ko": "숫자 (최대 {n}개)", "en": "Digits (up to {n})"}
 BACK = {"ko": "사이트의 모델로 돌아가기", "en": "Back to the site's model"}
-SHORT = {"ko": "8자리 숫자로만 학습했습니다", "en": "trained on 8 digits only"}
+SHORT = {"ko": "8자리 숫자로만 학습했습니다", "en": "trained on 8-digit sequences only"}
 
 # a short training run in the page, with the trainer's own code; the detail train.js dispatches
 TRAIN = """(x) => {
@@ -157,16 +157,16 @@ def test_a_broken_hand_over_is_refused_and_changes_nothing(site_page, site_url, 
     train_in_page(page, site_url)
     broken = {  # how the detail is broken: what the status says, in the page's language
         "(d) => { delete d.weights['out.bias']; return d; }":
-            {"ko": "가중치가 설정에 맞는 모델이 되지 않습니다", "en": "its weights do not make a model of its config"},
+            {"ko": "파라미터가 설정에 맞는 모델을 이루지 못합니다", "en": "its parameters do not make a model of its config"},
         "(d) => { d.weights['embed.tokens.weight'].rows += 1; return d; }":
             {"ko": "텐서 embed.tokens.weight의 값 개수가 행 수 × 열 수와 다릅니다",
              "en": "tensor embed.tokens.weight does not hold rows × cols numbers"},
         "(d) => { delete d.length; return d; }":
-            {"ko": "1 이상의 정수가 아닙니다(받은 값: undefined)", "en": "not a whole number from 1 (got undefined)"},
+            {"ko": "1 이상의 정수가 아닙니다(받은 값: undefined)", "en": "not a whole number of at least 1 (got undefined)"},
         "(d) => { d.tied = {'out.weight': 'embed.weight'}; return d; }":
             {"ko": "묶어 쓰는 텐서가 빠졌습니다(out.weight → embed.weight)", "en": "tied to embed.weight, which is missing"},
         "(d) => { delete d.weights; return d; }":
-            {"ko": "설정, 토큰, 가중치 가운데 빠진 것이 있습니다", "en": "its config, tokens or weights are missing"},
+            {"ko": "설정, 토큰, 파라미터 가운데 빠진 것이 있습니다", "en": "its config, tokens or parameters are missing"},
     }
     for how, says in broken.items():
         page.evaluate(f"() => {{ window.brokenDetail = ({how})(structuredClone(window.trainedDetail)); }}")

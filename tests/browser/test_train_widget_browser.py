@@ -111,7 +111,7 @@ def test_the_default_settings_learn_the_held_out_set(site_page, site_url):
 # ---------------------------------------------------------------- the build's mirror and the comparison
 
 LABELS = {"en": {"not_run": "The build did not run this setting", "warmup": "Warm-up (lesson 7)",
-                 "scaling": "Divide by √dₖ (lesson 3)", "norm": "Place of the LayerNorm (lesson 7)",
+                 "scaling": "Divide by √dₖ (lesson 3)", "norm": "Where the LayerNorm sits (lesson 7)",
                  "lr": "Peak learning rate (lesson 7)", "position": "Positional encoding (lesson 6)",
                  "heads": "Heads (lesson 5)", "agree": "Your run agrees with it", "differ": "Your run differs from it",
                  "use": "Use this model in the decoder above"},

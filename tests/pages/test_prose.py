@@ -49,6 +49,10 @@ BANNED = {
         (r"가능한 최고\W{0,2}를 넘지 못", "최고와 거의 같다 (표본 잡음만큼 넘는 길이가 있음)"),
         (r"헤드 수와 층 수", "헤드 수와 어텐션 하위 층 수 (인코더–디코더는 크로스 어텐션까지)"),
         (r"같은 생각입니다", "같은 방식입니다 ('생각'은 사람에게만)"),
+        (r"시험 세트", "테스트 시퀀스 (8강이 쓰는 말)"),
+        (r"마스크가 막은 키는", "막은 칸(쿼리–키 짝): 그 키도 다른 쿼리에서는 기울기를 받음"),
+        (r"\$n\^2\$ (문제|problem)", "L² (길이는 L)"),
+        (r"데이터가 적을 때 다른 구조가", "이미지에서 합성곱 신경망이 ViT보다 나았다 (Dosovitskiy et al.이 보인 것만)"),
     ],
     "en": [
         (r"loses twice", "the two reasons why it fails"),
@@ -66,6 +70,12 @@ BANNED = {
         (r"never gets past", "stays at the ceiling within sampling noise"),
         (r"number of heads and layers", "heads and attention sub-layers (cross-attention counts)"),
         (r"(projection|module's) weights|copies the weights", "parameters (weights are attention weights)"),
+        (r"starting weights", "starting parameters"),
+        (r"\$n\^2\$ problem", "L² (the length is L)"),
+        (r"[Pp]lace of the LayerNorm", "where the LayerNorm sits (the glossary)"),
+        (r"held-out exact\s+match", "exact match on the test sequences (lesson 8's words)"),
+        (r"A key the mask blocks", "a blocked cell (query–key pair): the key still gets gradient from other queries"),
+        (r"with little data other\s+architectures", "on images, ResNets beat ViT with little pre-training data"),
     ],
 }
 
@@ -187,8 +197,11 @@ def test_questions_name_only_what_a_lesson_introduces():
 def test_the_checks_can_fail():
     """The patterns above find what they were written against."""
     samples = {"ko": ["쿼리와 키·값은", "피드포워드 신경망의 가중치가", "'N/2와 비교'가",
-                      "\"순서 없이 가능한 최고\"를 넘지 못한다", "헤드 수와 층 수(그리고"],
-               "en": ["\"against N/2\" says", "the accuracy never gets past", "copies the weights of"]}
+                      "\"순서 없이 가능한 최고\"를 넘지 못한다", "헤드 수와 층 수(그리고",
+                      "시험 세트 완전 일치율", "마스크가 막은 키는 가중치가", "그렇다면 $n^2$ 문제는"],
+               "en": ["\"against N/2\" says", "the accuracy never gets past", "copies the weights of",
+                      "decide the starting weights", "change the place of the LayerNorm", "the held-out exact\nmatch",
+                      "A key the mask blocks has", "Does that solve the $n^2$ problem?"]}
     for lang, texts in samples.items():
         for sample in texts:
             assert any(re.search(p, sample) for p, _ in BANNED[lang]), sample

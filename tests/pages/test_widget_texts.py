@@ -35,6 +35,9 @@ BANNED = {
         (r"(단계|모델)의 가중치를|가중치를 불러|가중치를 남", "파라미터 (가중치는 어텐션 가중치만)"),
         (r"\d(\.\d+)?e[-+]\d+배", "1.3 × 10⁻⁵배"),
         (r"피드포워드 네트워크", "피드포워드 신경망 (용어집)"),
+        (r"(설정|토큰), 가중치|가중치가 설정", "파라미터 (모델이 학습하는 수; 가중치는 어텐션 가중치만)"),
+        (r"시험 세트", "테스트 시퀀스 (8강이 쓰는 말)"),
+        (r"one-cycle", "원사이클 (8강이 쓰는 말)"),
         # a particle right after a pasted value follows the value's last letter, which the code
         # does not know: attach it to a fixed noun instead (“cake”과 → 번역(“cake”)과)
         (r"^[”’](과|와|이|가|을|를|은|는|으로|로)(\s|$)", "조사를 고정된 낱말 뒤에"),
@@ -45,6 +48,10 @@ BANNED = {
          "parameters (weights are attention weights)"),
         (r"\d(\.\d+)?e[-+]\d+ times", "1.3 × 10⁻⁵ times"),
         (r"\b(document|length) of N\b|\blength N\b", "L is the length"),
+        (r"\btokens or weights\b|\bits weights do not\b|\bstarting weights\b", "parameters (weights are attention weights)"),
+        (r"[Pp]lace of the LayerNorm", "where the LayerNorm sits (the glossary)"),
+        (r"[Hh]eld-out exact match", "exact match on the test sequences (lesson 8's words)"),
+        (r"whole number from 1 \(", "a whole number of at least 1"),
     ],
 }
 
@@ -66,8 +73,11 @@ def test_the_checks_catch_what_they_name(tmp_path):
     bad = tmp_path / "bad.js"
     bad.write_text('const LABELS = { ko: { a: "LayerNorm 위치", b: "문서 길이 N (토큰)", '
                    'c: function (w) { return "“" + w + "”과 다릅니다"; }, d: "그 전 단계의 가중치를 남겼습니다", '
-                   'e: function (h) { return "길이 " + h + "(L/2)와 비교"; }, f: "자기 주의" }, '
-                   'en: { a: "the weights of the step before are kept", b: "a document of N tokens" } };\n'
+                   'e: function (h) { return "길이 " + h + "(L/2)와 비교"; }, f: "자기 주의", '
+                   'g: "설정, 토큰, 가중치 가운데", h: "시험 세트 완전 일치율", i: "있음 (one-cycle)" }, '
+                   'en: { a: "the weights of the step before are kept", b: "a document of N tokens", '
+                   'c: "its config, tokens or weights", d: "Place of the LayerNorm", e: "held-out exact match 9%", '
+                   'f: "not a whole number from 1 (got 0)" } };\n'
                    '// a comment with 문서 길이 N is not a label\n', encoding="utf-8")
     strings = literals(bad)
     assert not any("comment" in s for s in strings)
@@ -75,7 +85,7 @@ def test_the_checks_catch_what_they_name(tmp_path):
     english = [s for s in strings if not HANGUL.search(s)]
     hits = {lang: {p for p, _ in BANNED[lang] for s in texts if re.search(p, s)}
             for lang, texts in (("ko", korean), ("en", english))}
-    assert len(hits["ko"]) == 5 and len(hits["en"]) == 2, hits
+    assert len(hits["ko"]) == 8 and len(hits["en"]) == 6, hits
     assert glossary.find_mistranslations("\n".join(korean)) == [("자기 주의", "셀프 어텐션")]
 
 

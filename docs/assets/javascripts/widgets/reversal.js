@@ -28,7 +28,7 @@
       short: function (max) { return "이 모델은 " + max + "자리 숫자로만 학습했습니다. " + max + "자리가 아니면 틀린 답을 쓸 수 있습니다."; },
       siteModel: function (max) { return "사용 중인 모델: 사이트의 모델 (빌드가 " + max + "자리 숫자로 학습시킨 모델)"; },
       trainedModel: function (steps, exact, max) {
-        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "단계 학습, 시험 세트 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
+        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "단계 학습, 테스트 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
       },
       back: "사이트의 모델로 돌아가기",
       type: function (max) { return "숫자를 " + max + "개까지 입력하고 디코딩을 누르세요."; },
@@ -37,11 +37,11 @@
       trimmed: function (n, max) { return "입력한 숫자 " + n + "개 가운데 이 모델이 받는 앞의 " + max + "개만 남겼습니다."; },
       refused: function (e) { return "학습시킨 모델을 쓸 수 없어 지금 모델을 그대로 씁니다: " + e + ". 학습을 다시 마친 뒤 모델을 다시 넘겨 주세요."; },
       problems: {  // what trainedModel finds wrong in a hand-over
-        parts: function () { return "설정, 토큰, 가중치 가운데 빠진 것이 있습니다"; },
+        parts: function () { return "설정, 토큰, 파라미터 가운데 빠진 것이 있습니다"; },
         length: function (v) { return "학습한 숫자 길이가 1 이상의 정수가 아닙니다(받은 값: " + v + ")"; },
         shape: function (name) { return "텐서 " + name + "의 값 개수가 행 수 × 열 수와 다릅니다"; },
         tied: function (name, to) { return "묶어 쓰는 텐서가 빠졌습니다(" + name + " → " + to + ")"; },
-        decode: function (e) { return "가중치가 설정에 맞는 모델이 되지 않습니다(" + e + ")"; },
+        decode: function (e) { return "파라미터가 설정에 맞는 모델을 이루지 못합니다(" + e + ")"; },
       },
       source: "원문", output: "출력 (그리디 디코딩)",
       right: function (ms) { return "뒤집은 순서와 같습니다. 브라우저에서 " + ms + " ms 걸렸습니다."; },
@@ -63,10 +63,10 @@
       failed: function (e) { return "Could not load the model: " + e; },
       bad: function (v, max) { return "Type 1 to " + max + " digits (0–9) and nothing else; you typed “" + v + "”."; },
       long: function (n, max) { return "That is " + n + " digits; this model takes at most " + max + ". Delete the last " + (n - max) + " and press again."; },
-      short: function (max) { return "The model was trained on " + max + " digits only; with another length it may write a wrong answer."; },
+      short: function (max) { return "The model was trained on " + max + "-digit sequences only; with another length it may write a wrong answer."; },
       siteModel: function (max) { return "Model in use: the site's model (trained by the build on " + max + "-digit sequences)."; },
       trainedModel: function (steps, exact, max) {
-        return "Model in use: the model you trained: " + steps + " steps, held-out exact match " + exact + " (trained on " + max + "-digit sequences).";
+        return "Model in use: the model you trained: " + steps + " steps, exact match on the test sequences " + exact + " (trained on " + max + "-digit sequences).";
       },
       back: "Back to the site's model",
       type: function (max) { return "Type up to " + max + " digits and press Decode."; },
@@ -75,11 +75,11 @@
       trimmed: function (n, max) { return "Of the " + n + " digits typed, the first " + max + " are kept: this model takes at most " + max + "."; },
       refused: function (e) { return "The trained model could not be used, so the current model stays: " + e + ". Finish a training run and hand the model over again."; },
       problems: {  // what trainedModel finds wrong in a hand-over
-        parts: function () { return "its config, tokens or weights are missing"; },
-        length: function (v) { return "its digit length is not a whole number from 1 (got " + v + ")"; },
+        parts: function () { return "its config, tokens or parameters are missing"; },
+        length: function (v) { return "the digit length it was trained on is not a whole number of at least 1 (got " + v + ")"; },
         shape: function (name) { return "tensor " + name + " does not hold rows × cols numbers"; },
         tied: function (name, to) { return "tensor " + name + " is tied to " + to + ", which is missing"; },
-        decode: function (e) { return "its weights do not make a model of its config (" + e + ")"; },
+        decode: function (e) { return "its parameters do not make a model of its config (" + e + ")"; },
       },
       source: "Source", output: "Output (greedy decoding)",
       right: function (ms) { return "Matches the reversed digits. It took " + ms + " ms in your browser."; },
