@@ -8,6 +8,7 @@ import math
 
 import pytest
 import torch
+from test_trainer_browser import scripts_page
 
 from tutorial_code.experiments import browser_training as bt
 from tutorial_code.experiments.pagedata import browser_training as bt_page
@@ -120,16 +121,11 @@ LABELS = {"en": {"not_run": "The build did not run this setting", "warmup": "War
                  "lr": "최대 학습률 (7강)", "position": "위치 인코딩 (6강)", "heads": "헤드 수 (5강)",
                  "agree": "여러분의 실행도 같은 결과입니다", "differ": "여러분의 실행은 이와 다릅니다",
                  "use": "이 모델을 위의 디코더에서 쓰기"}}
-SCRIPTS = ("maths.js", "transformer.js", "trainer.js")
 
 
 @pytest.fixture(scope="module")
 def trainer_page(browser, site_url):
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(site_url)
-    for name in SCRIPTS:
-        page.add_script_tag(url=site_url + "assets/javascripts/" + name)
+    context, page = scripts_page(browser, site_url)
     yield page
     context.close()
 

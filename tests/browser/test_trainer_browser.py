@@ -99,13 +99,20 @@ TRAJECTORY = """(x) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def page(browser, site_url):
+def scripts_page(browser, site_url):
+    """A new context's page on the site's home with the trainer's three scripts loaded:
+    (context, page); the caller closes the context."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(site_url)
     for name in SCRIPTS:
         page.add_script_tag(url=site_url + "assets/javascripts/" + name)
+    return context, page
+
+
+@pytest.fixture(scope="module")
+def page(browser, site_url):
+    context, page = scripts_page(browser, site_url)
     page.evaluate(SETUP)
     yield page
     context.close()
