@@ -510,6 +510,34 @@ def test_jobs_must_be_a_positive_whole_number(monkeypatch):
         runner.pick_jobs(0, cpu)
 
 
+def test_experiments_computed_side_by_side_start_so_that_the_processes_finish_together(tmp_path):
+    # this machine's cold-run times (scripts/BENCHMARKS.md): in course order the second process
+    # is left alone with browser_training at the end; the chosen order splits the work evenly
+    times = {"reversal": 123, "lstm_vs_attention": 204, "scaling": 3, "norm_placement": 52, "heads": 43,
+             "translation": 51, "worked_examples": 7, "browser_training": 84}
+    names = list(times)
+    order = runner.start_order(names, 2, times)
+    assert sorted(order) == sorted(names)
+    assert runner.finish_time(names, times, 2) == 312  # the first process ends with browser_training
+    assert runner.finish_time(order, times, 2) == 288  # the best split: lstm_vs_attention and browser_training on one
+    # with one time unknown, the declared order; names it does not list come after, in course order
+    assert runner.start_order(names, 2, {}) == [n for n in registry.START_ORDER if n in names]
+    assert runner.start_order(["new_one", "scaling", "reversal"], 2, {"scaling": 1}) == ["reversal", "scaling", "new_one"]
+    assert sorted(registry.START_ORDER) == sorted(n for n in registry.EXPERIMENTS if n not in registry.ALONE)
+    # earlier times come from the last run's provenance in the same folder, same device and sizes only
+    cpu = types.SimpleNamespace(type="cpu")
+    assert runner.earlier_times(tmp_path, cpu, False) == {}
+    prov = {"tiny": False, "device": {"used": "cpu"},
+            "experiments": {"heads": {"compute_s": 40.0, "drawing_s": 2.5, "this_run_s": 0.1, "status": "hit"},
+                            "scaling": {"compute_s": 1.5, "drawing_s": 1.0, "this_run_s": 3.0, "status": "miss"}}}
+    (tmp_path / "provenance.json").write_text(json.dumps(prov), encoding="utf-8")
+    assert runner.earlier_times(tmp_path, cpu, False) == {"heads": 42.5, "scaling": 3.0}
+    assert runner.earlier_times(tmp_path, cpu, True) == {}
+    assert runner.earlier_times(tmp_path, types.SimpleNamespace(type="cuda"), False) == {}
+    (tmp_path / "provenance.json").write_text("{not json", encoding="utf-8")
+    assert runner.earlier_times(tmp_path, cpu, False) == {}
+
+
 def test_an_error_from_a_worker_keeps_its_exit_code():
     import pickle
 

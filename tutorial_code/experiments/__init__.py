@@ -131,3 +131,9 @@ EXPERIMENTS: tuple[str, ...] = (
 
 # experiments that time themselves: never computed while another one competes for the cores
 ALONE: frozenset[str] = frozenset({"cost"})
+
+# the order in which a build with no earlier timings starts the experiments it computes side by
+# side: the long ones first, so that the processes finish together (a build that has timed them
+# before orders them by those times; ``scripts/BENCHMARKS.md`` has this machine's)
+START_ORDER: tuple[str, ...] = ("lstm_vs_attention", "reversal", "translation", "norm_placement",
+                                "browser_training", "heads", "worked_examples", "scaling")

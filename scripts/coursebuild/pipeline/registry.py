@@ -13,7 +13,7 @@ import difflib
 import importlib
 from types import ModuleType
 
-from tutorial_code.experiments import ALONE, EXPERIMENTS  # noqa: F401  (read as registry.ALONE)
+from tutorial_code.experiments import ALONE, EXPERIMENTS, START_ORDER  # noqa: F401  (read as registry.ALONE)
 
 from ..paths import TUTORIAL
 from .errors import ExperimentError

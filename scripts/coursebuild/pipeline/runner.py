@@ -23,6 +23,7 @@ sentence trains nothing. Gates and claims: :mod:`.checks`; provenance: :mod:`.pr
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import logging
 import multiprocessing
@@ -116,6 +117,7 @@ def run_experiments(
     keys = {n: _compute_key(n, dev, tiny) for n in selected}  # once: the source scan is not free
     misses = [n for n in selected if force or not _cached(n, keys[n], out_dir)]
     together = [n for n in misses if n not in registry.ALONE] if jobs > 1 else []
+    together = start_order(together, jobs, earlier_times(out_dir, dev, tiny))
     done = _run_in_workers(together, keys, out_dir, dev, force, tiny, jobs) if len(together) > 1 else {}
     for name in selected:
         if name not in done:
@@ -125,6 +127,48 @@ def run_experiments(
     report.provenance = provenance(report, dev, device, tiny, time.perf_counter() - t_start)
     store.write_json(out_dir / "provenance.json", report.provenance)
     return report
+
+
+def earlier_times(out_dir: Path, dev, tiny: bool) -> dict[str, float]:
+    """{experiment: seconds it took to compute and draw} from the last run's ``provenance.json``
+    in ``out_dir``, when that run used the same kind of device at the same sizes; else {}."""
+    try:
+        prov = json.loads((out_dir / "provenance.json").read_text(encoding="utf-8"))
+        if prov.get("tiny") != tiny or prov["device"]["used"] != dev.type:
+            return {}
+        # a computed one's whole time (page data too); a cached one's compute and drawing times
+        return {n: max(float(e["this_run_s"]), float(e["compute_s"]) + float(e.get("drawing_s") or 0))
+                for n, e in prov["experiments"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}  # no earlier run, or one this code cannot read: the declared order serves
+
+
+def finish_time(order: list[str], times: dict[str, float], jobs: int) -> float:
+    """When ``jobs`` processes that each take the next name in ``order`` as they come free
+    (as the process pool does) would finish, given each experiment's seconds."""
+    free = [0.0] * jobs
+    for name in order:
+        i = free.index(min(free))
+        free[i] += times[name]
+    return max(free)
+
+
+def start_order(names: list[str], jobs: int, times: dict[str, float]) -> list[str]:
+    """The order to hand ``names`` to ``jobs`` processes in, so that they finish together.
+
+    With every name timed before (``times``), the order of the ones known in
+    ``registry.START_ORDER`` is searched for the one that finishes first (all orders for up to
+    8 names, else the longest first); otherwise ``START_ORDER``, with names it does not list
+    after it in course order.
+    """
+    declared = [n for n in registry.START_ORDER if n in names] + [n for n in names if n not in registry.START_ORDER]
+    if not names or any(n not in times for n in names):
+        return declared
+    longest_first = sorted(names, key=lambda n: -times[n])
+    if len(names) > 8:
+        return longest_first
+    best = min(itertools.permutations(longest_first), key=lambda o: finish_time(list(o), times, jobs))
+    return list(best)
 
 
 def pick_jobs(jobs: int | None, dev) -> int:
