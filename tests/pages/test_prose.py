@@ -165,6 +165,37 @@ def test_terms_before_their_lesson_are_introduced(lang):
     assert not bad, "\n".join(bad)
 
 
+def question_texts(lang: str):
+    """(lesson number, question id, text) for every question, hint and answer of each lesson, in
+    ``lang``: what the lesson page shows after its prose."""
+    import yaml
+
+    for path in sorted(QUESTIONS.glob("lesson-*.yml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for q in data["questions"]:
+            parts = [q.get(lang), (q.get("hint") or {}).get(lang), (q.get("answer") or {}).get(lang)]
+            yield data["lesson"], q["id"], "\n\n".join(p for p in parts if p)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_check_questions_use_no_term_before_its_lesson_unexplained(lang):
+    """A lesson's check questions (with hints and answers) follow the lessons' rule: a term a
+    later lesson teaches is linked to that lesson or explained in brackets."""
+    number = {lesson.slug: lesson.number for lesson in LESSONS}
+    bad, seen = [], 0
+    for lesson, qid, text in question_texts(lang):
+        seen += 1
+        for term, slug in TERMS[lang].items():
+            if number[slug] <= lesson:
+                continue
+            for para in paragraphs(text):
+                if term in para and not explained(para, term, slug):
+                    bad.append(f"lesson {lesson}, question {qid}: «{term}» before lesson '{slug}'")
+                    break
+    assert seen >= 2 * len(LESSONS), seen  # every lesson has its questions
+    assert not bad, "\n".join(bad)
+
+
 # ---------------------------------------------------------------- names no lesson introduces
 
 # code bases a student meets only if a lesson introduces them: a check question may name one

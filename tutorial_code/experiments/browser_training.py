@@ -298,11 +298,11 @@ def train(cfg: Config, setting: dict, exclude: bool = True) -> dict:
 
     with attention_scaling(setting["scaling"] == "on"):
         evaluate(0)
+        model.train()  # (the evaluation puts the model back in the mode it found)
         for step in range(1, cfg.steps + 1):
             rows = data.batch(cfg.batch_size)
             seen_held_out += sum(tuple(d) in held for d in rows)  # the build's check, per batch
             src, tgt = tensors(rows)
-            model.train()
             loss, _ = s2s.seq2seq_loss(model, src, tgt)
             opt.zero_grad(set_to_none=True)
             loss.backward()
