@@ -156,10 +156,9 @@ def finish_time(order: list[str], times: dict[str, float], jobs: int) -> float:
 def start_order(names: list[str], jobs: int, times: dict[str, float]) -> list[str]:
     """The order to hand ``names`` to ``jobs`` processes in, so that they finish together.
 
-    With every name timed before (``times``), the order of the ones known in
-    ``registry.START_ORDER`` is searched for the one that finishes first (all orders for up to
-    8 names, else the longest first); otherwise ``START_ORDER``, with names it does not list
-    after it in course order.
+    With every name timed before (``times``): of all orders (up to 8 names; more are simply
+    handed out longest first), the one whose processes would finish first. Otherwise
+    ``registry.START_ORDER``, with the names it does not list after it, in course order.
     """
     declared = [n for n in registry.START_ORDER if n in names] + [n for n in names if n not in registry.START_ORDER]
     if not names or any(n not in times for n in names):
