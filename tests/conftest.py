@@ -1,9 +1,10 @@
 """Shared fixtures.
 
 Site fixtures (session-scoped, so a test run builds the site once and starts one browser):
-``built_site`` (the site built with ``mkdocs build --strict``), ``site_url`` (it, served
-on 127.0.0.1) and ``browser`` (Debian's chromium driven by Playwright); ``site_page`` is a
-fresh browser page per test that records every request it makes.
+``built_site`` (the site built with ``mkdocs build --strict``), ``report`` (the experiments'
+results that build used: a missing or corrupt one fails, never skips), ``site_url`` (the site,
+served on 127.0.0.1) and ``browser`` (Debian's chromium driven by Playwright); ``site_page`` is
+a fresh browser page per test that records every request it makes.
 """
 
 from __future__ import annotations
@@ -74,6 +75,22 @@ def built_site(tmp_path_factory, request) -> Path:
     if failed.exists():
         pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
     return site
+
+
+@pytest.fixture(scope="session")
+def report(built_site):
+    """The experiments' report (``coursebuild.pipeline.runner.Report``) of the cache the site was
+    built from (``TUTORIAL_EXPERIMENTS_OUT``, else ``.build/``): the build has just run every
+    experiment, so a missing or corrupt result is a failure that says what is wrong, not a skip."""
+    from coursebuild.paths import DEFAULT_OUT
+    from coursebuild.pipeline.runner import load_report
+
+    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
+    try:
+        return load_report(out)
+    except Exception as exc:  # noqa: BLE001 - any reason the results cannot be read fails the tests
+        pytest.fail(f"the site was built, but its experiment results in {out} cannot be read: "
+                    f"{type(exc).__name__}: {exc}", pytrace=False)
 
 
 def pytest_collection_modifyitems(config, items):

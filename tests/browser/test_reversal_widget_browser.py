@@ -1,8 +1,9 @@
 """Lesson 8's in-page reversal model: equal to PyTorch, lazy, keyboard-only, small screens, no JS.
 
-The reference is what the build wrote with the model (``reversal-reference.json``: PyTorch's
-greedy decoding and cross-attention of every layer and head on the lesson's example and
-held-out test inputs); the page's JavaScript decodes every input in one evaluate call.
+The widget's first state is the lesson's worked example with the output the page quotes.
+transformer.js's decoding of the served model against PyTorch's reference
+(``reversal-reference.json``: every held-out input's tokens and cross-attention) runs in Node:
+tests/pages/test_javascript_numerics.py.
 """
 
 import os
@@ -22,23 +23,6 @@ PAGES = {"ko": LESSON, "en": "en/" + LESSON}
 WIDGET = '.widget[data-widget="reversal"]'
 BAD_INPUT = {"ko": "숫자(0–9)만", "en": "Type 1 to 8 digits"}
 TOO_LONG = {"ko": "숫자가 9개입니다", "en": "That is 9 digits"}
-
-# every reference input through transformer.js; returns how many agree and the largest gap
-DECODE_REFERENCE = """async (url) => {
-  const model = await Transformer.loadModel(url);
-  const ref = await (await fetch(new URL(model.manifest.reference, new URL(url, document.baseURI)))).json();
-  let equal = 0, gap = 0;
-  const t0 = performance.now();
-  for (const input of ref.inputs) {
-    const run = Transformer.greedyDecode(model, input.src, model.manifest.max_new_tokens);
-    if (JSON.stringify(run.tokens) !== JSON.stringify(input.tokens)) continue;
-    equal += 1;
-    run.steps.forEach((step, t) => step.cross.forEach((heads, l) => heads.forEach((w, h) =>
-      w.forEach((x, j) => { gap = Math.max(gap, Math.abs(x - input.cross[l][h][t][j])); }))));
-  }
-  return {n: ref.inputs.length, equal, gap, ms: (performance.now() - t0) / ref.inputs.length};
-}"""
-
 
 @pytest.fixture(scope="module")
 def record(built_site):
@@ -66,7 +50,7 @@ def output_tokens(page):
 
 
 @pytest.mark.parametrize("lang", PAGES)
-def test_widget_equals_pytorch_on_the_reference_inputs(site_page, site_url, record, lang):
+def test_widget_loads_its_model_in_view_and_shows_the_lessons_example(site_page, site_url, record, lang):
     results = record["results"]
     errors = watch_console(site_page)
     site_page.goto(site_url + PAGES[lang], wait_until="networkidle")
@@ -78,10 +62,6 @@ def test_widget_equals_pytorch_on_the_reference_inputs(site_page, site_url, reco
     assert site_page.input_value(f"{WIDGET} input") == digits
     assert output_tokens(site_page) == results["attention"]["greedy_output"]
     assert widget.locator("table.widget-heatmap tbody tr").count() == len(results["attention"]["greedy_output"]) - 1
-    check = site_page.evaluate(DECODE_REFERENCE, widget.get_attribute("data-model-url"))
-    assert check["n"] == results["export"]["n_reference"] + 1 >= 201
-    assert check["equal"] == check["n"], check
-    assert check["gap"] <= 1e-4, check
     assert errors == [] and outside_requests(site_page.requests) == []
 
 

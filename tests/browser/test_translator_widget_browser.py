@@ -1,9 +1,9 @@
 """Lesson 1's widgets: the bottleneck slider and the in-page translator, against the Python.
 
-The translator's reference is what the build wrote with the model (``translation-reference.json``:
-PyTorch's greedy decoding and cross-attention of every layer and head on the lesson's example and
-held-out test sentences); the bottleneck's and the translator's check states are what the
-experiment computed for the widget (``results["widgets"]``).
+The bottleneck's and the translator's check states are what the experiment computed for the
+widget (``results["widgets"]``). transformer.js's decoding of the served model against PyTorch's
+reference (``translation-reference.json``: every held-out sentence's tokens and cross-attention)
+runs in Node: tests/pages/test_javascript_numerics.py.
 """
 
 import os
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FITS_A_PHONE
-from test_reversal_widget_browser import DECODE_REFERENCE, focus_ring, watch_console
+from test_reversal_widget_browser import focus_ring, watch_console
 from test_site_browser import outside_requests
 
 from coursebuild.paths import DEFAULT_OUT
@@ -61,7 +61,7 @@ def choose(page, choice):
 
 
 @pytest.mark.parametrize("lang", PAGES)
-def test_translator_equals_pytorch_on_the_reference_inputs(site_page, site_url, results, lang):
+def test_translator_loads_its_model_in_view_and_shows_the_lessons_example(site_page, site_url, results, lang):
     data = results["widgets"]["translator"]
     errors = watch_console(site_page)
     site_page.goto(site_url + PAGES[lang], wait_until="networkidle")
@@ -74,10 +74,6 @@ def test_translator_equals_pytorch_on_the_reference_inputs(site_page, site_url, 
     assert words(site_page, ".widget-word") == results["example"]["output"] + [END[lang]]
     assert widget.locator(f'.widget-word[data-row="{row}"]').get_attribute("aria-pressed") == "true"
     close(site_page.evaluate(WEIGHTS), results["example"]["mean"][-1][row], 1e-4)  # the lesson's figure
-    check = site_page.evaluate(DECODE_REFERENCE, widget.get_attribute("data-model-url"))
-    assert check["n"] == results["export"]["n_reference"] + 1 >= 201
-    assert check["equal"] == check["n"], check
-    assert check["gap"] <= 1e-4, check
     assert errors == [] and outside_requests(site_page.requests) == []
 
 

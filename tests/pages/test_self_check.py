@@ -7,7 +7,6 @@ forms with this build's answers.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -15,18 +14,14 @@ from bs4 import BeautifulSoup
 
 from coursebuild import experiment_results, markers, selfcheck
 from coursebuild.course import SLUGS
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
 
 LANGS = ("ko", "en")
 
 
 @pytest.fixture(scope="module")
-def results() -> dict:
-    try:
-        return experiment_results.data_from_report(load_report(Path(DEFAULT_OUT)))
-    except Exception as exc:
-        pytest.skip(f"no experiment results in {DEFAULT_OUT} ({exc}); run the build first")
+def results(report) -> dict:
+    """The results the site was built from (conftest's ``report``: missing ones fail)."""
+    return experiment_results.data_from_report(report)
 
 
 def test_every_lesson_has_three_or_more_of_both_kinds():
