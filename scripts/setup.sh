@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what the course needs into ./.venv (Python 3.10+ with venv).
 #   bash scripts/setup.sh          Python packages, exactly as pinned in requirements.txt
-#   bash scripts/setup.sh --test   also Debian's chromium and the Nanum fonts for browser tests
+#   bash scripts/setup.sh --test   also Debian's chromium, the Nanum fonts and nodejs for the tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,12 +11,12 @@ case "${1:-}" in
   *) echo "setup.sh: unknown option '$1'; use no option, or --test to add the browser-test packages" >&2; exit 2 ;;
 esac
 
-if [ "${1:-}" = "--test" ] && ! { command -v chromium >/dev/null && fc-list 2>/dev/null | grep -qi nanum; }; then
+if [ "${1:-}" = "--test" ] && ! { command -v chromium >/dev/null && command -v node >/dev/null && fc-list 2>/dev/null | grep -qi nanum; }; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing Debian packages chromium and fonts-nanum (browser tests)"
+  echo "installing Debian packages chromium, fonts-nanum (browser tests) and nodejs (the JavaScript maths tests)"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-nanum >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-nanum nodejs >/dev/null
 fi
 
 python=${PYTHON:-python3}
