@@ -1,79 +1,18 @@
-"""No text of any figure overlaps another text or is cut by the figure's edge.
+"""The drawing stage's check that no text of a figure overlaps another or is cut.
 
-Every figure of every experiment is drawn again from this build's cached results, in both
-languages; just before each is saved (after it has been sized for the page's column, as the
-site shows it), every visible text's window extent (titles, axis labels, tick labels, legend
-entries, annotations) is measured. Two texts whose boxes overlap by more than a pixel each way,
-or a text whose box leaves the figure, fail the test, naming the figure and the two strings.
+The build checks every figure as it draws it (coursebuild/pipeline/figure_layout.py, called
+by the draw stage in pipeline/runner.py): a figure whose text overlaps, runs together, is cut
+by the edge or by another panel, or whose log axis has fewer than three labels, fails the
+build, naming the experiment, the figure and the strings. Here: the check sees each of those,
+the draw stage fails on them, and a checked figure's PNG is byte for byte the one drawn
+without the check.
 """
-
-import importlib
-import os
-from itertools import combinations
-from pathlib import Path
 
 import pytest
 
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
+from coursebuild.pipeline import figure_layout, runner
+from coursebuild.pipeline.figure_layout import log_y_labels, text_problems
 from tutorial_code.experiments.drawing import plotting
-
-pytestmark = pytest.mark.slow
-SLACK = 1.0  # px: anti-aliasing of touching boxes is not an overlap
-GAP = 4.0  # px: two long texts side by side closer than this read as one
-
-
-def text_problems(fig) -> list[str]:
-    from matplotlib.text import Text
-
-    fig.canvas.draw()  # lay out as saved
-    renderer = fig.canvas.get_renderer()
-    W, H = fig.bbox.width, fig.bbox.height
-    # tick labels: only those of the ticks the axis draws (inside its view limits)
-    drawn, ticks = set(), set()
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                ticks.update((id(tick.label1), id(tick.label2)))
-            if ax.get_visible() and ax.axison and axis.get_visible():
-                for tick in axis._update_ticks():
-                    drawn.update((id(tick.label1), id(tick.label2)))
-    boxes = []
-    for t in fig.findobj(Text):
-        if not t.get_visible() or not t.get_text().strip() or (t.axes is not None and not t.axes.get_visible()):
-            continue
-        if id(t) in ticks and id(t) not in drawn:
-            continue
-        if t.get_figure(root=True) is not fig:
-            continue
-        b = t.get_window_extent(renderer)
-        if b.width <= 0 or b.height <= 0:
-            continue
-        boxes.append((t.get_text().replace("\n", " "), b, t))
-    # panels that hide what lies under them: a text of one panel (or of the figure) drawn where
-    # another panel is, such as a title running under a colour bar, is cut there
-    panels = [ax for ax in fig.axes if ax.get_visible() and ax.axison]
-    out = []
-    for text, b, t in boxes:
-        if b.x0 < -SLACK or b.y0 < -SLACK or b.x1 > W + SLACK or b.y1 > H + SLACK:
-            out.append(f"cut by the edge: «{text}» at ({b.x0:.0f}, {b.y0:.0f})–({b.x1:.0f}, {b.y1:.0f}) in {W:.0f} × {H:.0f}")
-        for ax in panels:
-            if ax is t.axes:
-                continue
-            p = ax.get_window_extent(renderer)
-            dx = min(p.x1, b.x1) - max(p.x0, b.x0)
-            dy = min(p.y1, b.y1) - max(p.y0, b.y0)
-            if dx > SLACK and dy > SLACK:
-                out.append(f"under another panel: «{text}» ({dx:.0f} × {dy:.0f} px)")
-    for (ta, a, _), (tb, b, _) in combinations(boxes, 2):
-        dx = min(a.x1, b.x1) - max(a.x0, b.x0)
-        dy = min(a.y1, b.y1) - max(a.y0, b.y0)
-        if dx > SLACK and dy > SLACK:
-            out.append(f"overlap: «{ta}» and «{tb}» ({dx:.0f} × {dy:.0f} px)")
-        elif dy > 0.5 * min(a.height, b.height) and -GAP < dx <= SLACK and a.width > 3 * a.height and b.width > 3 * b.height:
-            # two long texts on one line with no space between them read as one ("…0.76헤드 2 ·…")
-            out.append(f"run together: «{ta}» and «{tb}» ({-dx:.0f} px apart)")
-    return out
 
 
 def test_the_check_sees_an_overlap_and_a_cut(tmp_path):
@@ -108,40 +47,63 @@ def test_a_log_axis_has_more_than_two_labels(lo, hi):
     assert len(shown) >= 3, shown
 
 
-def log_y_labels(fig, ax) -> list[str]:
-    fig.canvas.draw()
-    y0, y1 = ax.get_ylim()
-    return [t.get_text() for t in ax.yaxis.get_majorticklabels() + ax.yaxis.get_minorticklabels()
-            if t.get_text() and t.get_visible() and y0 <= t.get_position()[1] <= y1]
+def bad_figure():
+    fig, ax = plotting.subplots(1, 1)
+    ax.set_title("제목")
+    ax.text(0.5, 0.5, "하나", transform=ax.transAxes)
+    ax.text(0.5, 0.5, "둘", transform=ax.transAxes)
+    return fig
 
 
-@pytest.fixture(scope="module")
-def report():
-    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
-    return load_report(out)
+class _Drawing:
+    """A drawing module whose first figure reads cleanly and whose second does not."""
+
+    LABELS = {"ko": {"title": "t"}, "en": {"title": "t"}}
+
+    @staticmethod
+    def figures(results, lang, outdir):
+        with plotting.style(lang):
+            fig, ax = plotting.subplots(1, 1)
+            ax.plot([0, 1], [0, 1])
+            good = plotting.save(fig, outdir, "fine")
+            return [good, plotting.save(bad_figure(), outdir, "crowded")]
 
 
-@pytest.mark.parametrize("lang", ["ko", "en"])
-def test_no_figure_text_overlaps_or_is_cut(report, tmp_path, monkeypatch, lang):
-    problems, seen, state = [], [], {}
-    real_save = plotting.save
+def test_the_draw_stage_fails_on_a_crowded_figure_and_names_it(tmp_path):
+    save = plotting.save
+    with pytest.raises(figure_layout.FigureLayoutError) as failed:
+        runner._draw("demo", _Drawing, {}, "k", tmp_path, {"ko": "a", "en": "b"})
+    message = str(failed.value)
+    assert "demo.crowded (ko): overlap: «하나» and «둘»" in message, message
+    assert "demo.fine" not in message and "tutorial_code/experiments/drawing/demo.py" in message
+    assert plotting.save is save  # put back after the drawing
 
-    def checked_save(fig, outdir, name):
-        plotting.fit_to_column(fig)
-        seen.append(name)
-        problems.extend(f"{state['name']}.{name} ({lang}): {p}" for p in text_problems(fig))
-        for ax in fig.axes:  # a log axis reads only with more than two labelled ticks
-            # (a panel sharing its neighbour's y axis shows no labels of its own)
-            if ax.get_visible() and ax.axison and ax.get_yscale() == "log" and 0 < len(log_y_labels(fig, ax)) < 3:
-                problems.append(f"{state['name']}.{name} ({lang}): log axis labelled only {log_y_labels(fig, ax)}")
-        return real_save(fig, outdir, name)
 
-    monkeypatch.setattr(plotting, "save", checked_save)
-    for entry in report.outcomes:
-        current = state["name"] = entry.name
-        drawing = importlib.import_module(f"tutorial_code.experiments.drawing.{current}")
-        outdir = tmp_path / current / lang
-        outdir.mkdir(parents=True)
-        drawing.figures(entry.record["results"], lang, outdir)
-    assert len(seen) > 20, seen
-    assert not problems, "\n".join(problems)
+def test_the_check_changes_no_byte_of_the_figure(tmp_path):
+    def draw(outdir):
+        with plotting.style("en"):
+            fig, ax = plotting.subplots(1, 1)
+            ax.plot([1, 2], [0.004, 0.6])
+            plotting.log_y(ax)
+            ax.set_title("a title")
+            return plotting.save(fig, outdir, "f").read_bytes()
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    plain = draw(tmp_path / "a")
+    with figure_layout.checking("demo", "en"):
+        checked = draw(tmp_path / "b")
+    assert checked == plain
+
+
+def test_a_log_axis_with_two_labels_is_a_problem():
+    from matplotlib import ticker
+
+    with plotting.style("en"):
+        fig, ax = plotting.subplots(1, 1)
+        ax.plot([1, 2], [0.02, 0.5])
+        ax.set_yscale("log")
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())  # only 0.1 is labelled
+        found = figure_layout.problems(fig)
+        plotting._pyplot().close(fig)
+    assert any(p.startswith("log axis labelled only") for p in found), found

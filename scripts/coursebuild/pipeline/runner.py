@@ -35,7 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import keys, registry, store
+from . import figure_layout, keys, registry, store
 from .checks import (ClaimError, check_claims, check_gates, checks_for, claims_for, gate_tree,  # noqa: F401
                      gates_for, lookup)
 from .context import RunContext, deterministic, device_name, pick_device, seed_everything
@@ -449,7 +449,8 @@ def _draw(name, drawing, results: dict, key: str, staging: Path, lang_keys: dict
             folder, names = reuse[lang]
             files = [Path(shutil.copy2(folder / n, outdir / n)) for n in names]
         else:
-            files = [Path(p) for p in drawing.figures(results, lang, outdir) or []]
+            with figure_layout.checking(name, lang):  # every figure's text, as it is saved
+                files = [Path(p) for p in drawing.figures(results, lang, outdir) or []]
         for p in files:
             if p.parent.resolve() != outdir.resolve() or not p.is_file():
                 raise ExperimentError(f"drawing/{name}.figures() returned {p}, which is not a file in {outdir}")
