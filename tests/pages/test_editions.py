@@ -164,8 +164,11 @@ def _normalised(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def student_site(tmp_path_factory) -> Path:
-    """The student edition, built once (warm caches: it trains nothing and runs no notebook)."""
+def student_site(built_site, tmp_path_factory) -> Path:
+    """The student edition, built once, after the open site (``built_site``): the experiments,
+    notebooks and handouts are then in the caches, so it trains nothing and runs no notebook.
+    Started before the open build had filled them (another worker building it), it would
+    compute every experiment a second time, side by side with that build."""
     site = tmp_path_factory.mktemp("student") / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "COURSE_EDITION": "student"}
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
