@@ -107,3 +107,9 @@ def test_a_log_axis_with_two_labels_is_a_problem():
         found = figure_layout.problems(fig)
         plotting._pyplot().close(fig)
     assert any(p.startswith("log axis labelled only") for p in found), found
+
+
+def test_a_tiny_run_draws_without_the_check(tmp_path):
+    """--tiny figures are never published (as only TINY_GATES are checked, so is no layout)."""
+    drawn = runner._draw("demo", _Drawing, {}, "k", tmp_path, {"ko": "a", "en": "b"}, check_layout=False)
+    assert drawn["figures"]["ko"] == ["crowded.png", "fine.png"]

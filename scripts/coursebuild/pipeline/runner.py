@@ -260,7 +260,9 @@ def _run_one(name, key, out_dir, dev, force, tiny, stream) -> Outcome:
     page_status, page_entry, page = _pagedata_stage(name, cfg, entry, record, out_dir, force, tiny)
     results = {**record["results"], **page}
     page_sha = store.sha256_file(page_entry / "page.json") if page_entry else None
-    drawing_status, drawing, drawn = _draw_stage(name, entry, results, page_sha, out_dir, force)
+    # --tiny figures are never published: their text is not checked (as only TINY_GATES are)
+    drawing_status, drawing, drawn = _draw_stage(name, entry, results, page_sha, out_dir, force,
+                                                 check_layout=not tiny)
     record = {**record, "results": results, **declared(name), **drawn}
     return Outcome(name, status, entry, record, time.perf_counter() - t0, drawing, drawing_status,
                    page_entry, page_status)
@@ -375,7 +377,8 @@ def _pagedata_stage(name, cfg, entry: Path, record: dict, out_dir, force, tiny) 
     return "miss", final, data
 
 
-def _draw_stage(name, entry: Path, results: dict, page_sha: str | None, out_dir, force) -> tuple[str, Path, dict]:
+def _draw_stage(name, entry: Path, results: dict, page_sha: str | None, out_dir, force,
+                check_layout: bool = True) -> tuple[str, Path, dict]:
     """(status, entry, drawn) of the drawings cache: title, tables and figures of one result
     (``results``: the computed results with the page data; ``page_sha``: page.json's sha256)."""
     drawing = registry.load_drawing(name)
@@ -395,7 +398,7 @@ def _draw_stage(name, entry: Path, results: dict, page_sha: str | None, out_dir,
     reuse = _reusable_figures(out_dir, name, lang_keys)
     staging = store.new_staging_dir(out_dir, name, key, store.DRAWINGS)
     try:
-        drawn = _draw(name, drawing, results, key, staging, lang_keys, reuse)
+        drawn = _draw(name, drawing, results, key, staging, lang_keys, reuse, check_layout)
         store.write_manifest(staging, key, parts, store.DRAWINGS)
         store.promote(staging, final)
     finally:
@@ -429,9 +432,10 @@ def _reusable_figures(out_dir, name, lang_keys: dict) -> dict[str, tuple[Path, l
 
 
 def _draw(name, drawing, results: dict, key: str, staging: Path, lang_keys: dict,
-          reuse: dict | None = None) -> dict:
+          reuse: dict | None = None, check_layout: bool = True) -> dict:
     """Tables and both languages' figures of ``results``, written into ``staging``; a language
-    in ``reuse`` ({lang: (folder, file names)}) is copied from there instead of drawn."""
+    in ``reuse`` ({lang: (folder, file names)}) is copied from there instead of drawn; each drawn
+    figure's text is checked as it is saved (:mod:`.figure_layout`) unless ``check_layout`` is False."""
     t0 = time.perf_counter()
     reuse = reuse or {}
     strings = drawing.LABELS
@@ -449,7 +453,7 @@ def _draw(name, drawing, results: dict, key: str, staging: Path, lang_keys: dict
             folder, names = reuse[lang]
             files = [Path(shutil.copy2(folder / n, outdir / n)) for n in names]
         else:
-            with figure_layout.checking(name, lang):  # every figure's text, as it is saved
+            with figure_layout.checking(name, lang, enabled=check_layout):  # each figure's text, as saved
                 files = [Path(p) for p in drawing.figures(results, lang, outdir) or []]
         for p in files:
             if p.parent.resolve() != outdir.resolve() or not p.is_file():
