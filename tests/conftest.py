@@ -3,8 +3,9 @@
 Site fixtures (session-scoped, so a test run builds the site once and starts one browser):
 ``built_site`` (the site built with ``mkdocs build --strict``), ``report`` (the experiments'
 results that build used: a missing or corrupt one fails, never skips), ``site_url`` (the site,
-served on 127.0.0.1) and ``browser`` (Debian's chromium driven by Playwright); ``site_page`` is
-a fresh browser page per test that records every request it makes.
+served on 127.0.0.1), ``browser`` (Debian's chromium driven by Playwright) and ``survey`` (every
+page visited once per width for the site-wide browser checks); ``site_page`` is a fresh browser
+page per test that records every request it makes.
 """
 
 from __future__ import annotations
@@ -132,6 +133,18 @@ def browser():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def survey(browser, built_site, site_url, request, tmp_path_factory) -> dict[str, dict]:
+    """Every page visited once at 1280 px and once at 390 px, with what the site-wide browser
+    checks assert on (tests/browser/survey.py): {page path ("" for the home page): {"desktop":
+    {...}, "phone": {...}}}. With pytest-xdist the workers that ask share the pages (shards,
+    each collected once under a file lock in the run's shared temp dir)."""
+    import survey as collector  # tests/browser/survey.py
+
+    shared = tmp_path_factory.getbasetemp().parent if hasattr(request.config, "workerinput") else None
+    return collector.survey(browser, built_site, site_url, shared)
 
 
 PHONE = {"width": 390, "height": 844}  # CSS px: the phone every widget must fit

@@ -6,7 +6,9 @@ critical or serious violation on any page. The light palette runs every rule; th
 (Material's ``slate``, switched to with the page's own toggle, on the same page load) runs the
 rules that depend on colour, since nothing else differs between the two. Every widget is drawn
 before axe runs (each is scrolled into view, so the model widgets load too), so the widgets are
-checked on every page.
+checked on every page. The pages are visited once for all the site-wide checks (the ``survey``
+fixture, tests/browser/survey.py); here: axe's results, every page found with its widgets
+drawn, and no console error on any page at either width.
 """
 
 from pathlib import Path
@@ -80,34 +82,6 @@ def switch_palette(page, scheme: str) -> None:
         page.wait_for_function(f"{PALETTE} === '{want}'")
 
 
-def scan(browser, site_url, paths, schemes=("light", "dark")) -> dict[str, dict[str, list[dict]]]:
-    """{scheme: {path: violations}}: each page loaded once, its widgets drawn, then axe in each
-    palette (the light one: every rule; the dark one: the rules that depend on colour). The
-    palette is switched with the page's own toggle, which Material remembers for the next page,
-    so each page starts in the palette the last one ended in."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light",
-                                  service_workers="block")
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(site_url)
-                  else route.abort())
-    page = context.new_page()
-    found = {scheme: {} for scheme in schemes}
-    try:
-        for path in paths:
-            response = page.goto(site_url + path, wait_until="load")
-            assert response.ok, path
-            undrawn = page.evaluate(DRAW_WIDGETS)
-            assert not undrawn, f"{path}: widgets not drawn: {undrawn}"
-            page.wait_for_timeout(150)  # the a11y script's debounce (assets/javascripts/a11y.js)
-            page.add_script_tag(content=AXE)
-            now = next((k for k, v in SCHEMES.items() if v == page.evaluate(PALETTE)), None)
-            for scheme in sorted(schemes, key=lambda k: k != now):  # the current palette first
-                switch_palette(page, scheme)
-                found[scheme][path] = run_axe(page, None if scheme == "light" else COLOUR_RULES, inject=False)
-    finally:
-        context.close()
-    return found
-
-
 def blocking(found: dict[str, list[dict]]) -> list[str]:
     return [f"{path or '/'}: {v['id']} ({v['impact']}, {v['nodes']} nodes: {', '.join(v['targets'])}) "
             f"{v['summary'][0][:200] if v['summary'] else ''}"
@@ -121,8 +95,29 @@ def test_the_site_has_pages_of_both_languages(built_site):
 
 
 @pytest.fixture(scope="module")
-def every_page(browser, built_site, site_url) -> dict[str, dict[str, list[dict]]]:
-    return scan(browser, site_url, pages(built_site))
+def every_page(survey) -> dict[str, dict[str, list[dict]]]:
+    """{scheme: {path: violations}} from the one visit per page (tests/browser/survey.py)."""
+    return {scheme: {path: got["desktop"]["axe"][scheme] for path, got in survey.items()} for scheme in SCHEMES}
+
+
+def test_every_page_loads_and_draws_its_widgets_at_both_widths(built_site, survey):
+    assert sorted(survey) == sorted(pages(built_site))
+    problems = [f"{path or '/'} ({width}): {'not found' if not got[width]['ok'] else 'widgets not drawn: '}"
+                f"{got[width].get('undrawn') or ''}" for path, got in survey.items() for width in ("desktop", "phone")
+                if not got[width]["ok"] or got[width].get("undrawn")]
+    assert not problems, "\n".join(problems)
+
+
+# console errors a page is known to log, and why; a change either way fails the test. The 404
+# page asks for <the last page built>/sitemap.xml (teaching/prompt-cards/sitemap.xml and its
+# English twin, both 404), as if it were that page: its base URL comes out wrong in the build.
+KNOWN_ERRORS = {"404.html": ["Failed to load resource: the server responded with a status of 404 (File not found)"] * 2}
+
+
+def test_no_page_logs_an_error_at_either_width(survey):
+    errors = [f"{path or '/'} ({width}): {e}" for path, got in survey.items() for width in ("desktop", "phone")
+              if got[width]["errors"] != KNOWN_ERRORS.get(path, []) for e in got[width]["errors"] or ["(none)"]]
+    assert not errors, "\n".join(errors[:20])
 
 
 def test_no_serious_violation_on_any_page_in_the_light_palette(every_page):

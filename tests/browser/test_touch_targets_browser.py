@@ -3,7 +3,7 @@
 The target of a checkbox or radio button is the control with its label (a tap on the label
 toggles it), of any other control the control itself. Each lesson page that holds widgets, in
 both languages, with every widget scrolled into view (the model widgets load their weights and
-draw their word buttons), is checked. And the translator's Korean words are text, not look-alike
+draw their word buttons), is checked (in the one visit per page, tests/browser/survey.py). And the translator's Korean words are text, not look-alike
 buttons: no border and no pointer, unlike the English word buttons beside them.
 """
 
@@ -47,24 +47,14 @@ def widget_pages(site):
     return pages
 
 
-def show_every_widget(page):
-    widgets = page.locator(".widget")
-    for i in range(widgets.count()):
-        widgets.nth(i).scroll_into_view_if_needed()
-        page.wait_for_function("(w) => ['ready', 'error'].includes(w.dataset.state)",
-                               arg=widgets.nth(i).element_handle(), timeout=20_000)
-
-
-def test_every_widget_control_is_a_finger_wide_on_a_phone(built_site, phone_page, site_url):
+def test_every_widget_control_is_a_finger_wide_on_a_phone(built_site, survey):
+    """From the one visit per page at 390 px, every widget drawn (tests/browser/survey.py)."""
     pages = widget_pages(built_site)
     assert len(pages) >= 14, pages
-    small = []
-    for path in pages:
-        phone_page.goto(site_url + path, wait_until="networkidle")
-        show_every_widget(phone_page)
-        small += [f"{path}: {s}" for s in phone_page.evaluate(SMALL, TARGET)]
+    assert all(survey[path]["phone"]["widgets"] for path in pages)
+    small = [f"{path}: {s}" for path, got in survey.items() for s in got["phone"].get("small", [])]
     assert not small, "controls under 44 × 44 px:\n" + "\n".join(small)
-    assert phone_page.errors == []
+    assert [e for path in pages for e in survey[path]["phone"]["errors"]] == []
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
