@@ -32,7 +32,7 @@ import yaml
 from .course import LESSONS
 from .paths import REPO_ROOT
 from .static_server import serve
-from .widgets import page_javascript
+from .pages.widgets import page_javascript
 
 PAGE = "lessons/encoder-decoder/"
 TRANSLATOR_PAGE = "lessons/why-attention/"

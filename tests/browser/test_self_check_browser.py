@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from coursebuild import experiment_results, selfcheck
+from coursebuild.pages import results as experiment_results
+from coursebuild.content import selfcheck
 from coursebuild.paths import DEFAULT_OUT
 from coursebuild.pipeline.runner import load_report
 

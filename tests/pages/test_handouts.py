@@ -13,7 +13,8 @@ import pytest
 from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
-from coursebuild import handouts, questions
+from coursebuild.outputs import handouts
+from coursebuild.content import questions
 from coursebuild.course import LESSONS
 
 pytestmark = pytest.mark.slow
@@ -84,7 +85,7 @@ def test_each_lesson_page_links_its_handout(built_site, lang):
 
 def test_the_answered_version_holds_the_answers_and_reuses_its_cache(built_site, tmp_path):
     """What the instructor pack calls: the same handout with the worked answers, cached."""
-    from coursebuild import experiment_results
+    from coursebuild.pages import results as experiment_results
     from coursebuild.paths import DEFAULT_OUT
     from coursebuild.pipeline.runner import load_report
 

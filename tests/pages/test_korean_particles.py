@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import josa
+from coursebuild.text import josa
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import editions, experiment_results, lms, selfcheck
+from coursebuild.outputs import editions
+from coursebuild.pages import results as experiment_results
+from coursebuild.outputs import lms
+from coursebuild.content import selfcheck
 from coursebuild.paths import DEFAULT_OUT
 from coursebuild.pipeline.runner import load_report
 

@@ -13,7 +13,10 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from coursebuild import experiment_results, markers, selfcheck
+from coursebuild.pages import results as experiment_results
+from coursebuild.pages import markers
+from coursebuild.pages import kinds
+from coursebuild.content import selfcheck
 from coursebuild.course import SLUGS
 from coursebuild.paths import DEFAULT_OUT
 from coursebuild.pipeline.runner import load_report
@@ -100,7 +103,7 @@ def test_a_choice_question_needs_one_right_choice_and_a_reason_for_each(tmp_path
 
 
 def test_the_marker_draws_forms_with_the_results_answer(results, monkeypatch):
-    ctx = markers.Context(lang="en", results=results)
+    ctx = kinds.context(lang="en", results=results)
     html = markers.render("[[self-check:3]]", ctx)
     soup = BeautifulSoup(html, "html.parser")
     forms = soup.select("form.self-check__item")

@@ -13,7 +13,8 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from coursebuild import plan, reading
+from coursebuild.pages import plan
+from coursebuild.pages import reading
 from coursebuild.course import LESSONS
 
 pytestmark = pytest.mark.slow
