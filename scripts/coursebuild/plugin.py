@@ -261,7 +261,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if not i18n_fixes.after_last_language(config):
             return  # static-i18n is building one more language; the merged index comes later
         i18n_fixes.drop_sitemap_without_site_url(config)
-        i18n_fixes.split_search_index(config)
+        if _has_search(config):
+            i18n_fixes.split_search_index(config)
 
     @event_priority(AFTER_I18N - 10)  # after the index is split by language
     def _post_build_outputs(self, config: MkDocsConfig):
@@ -270,7 +271,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if self.config.instructor_pack:
             self._instructor_pack(config)
         for path in search.index_files(Path(config.site_dir), default_language(config)).values():
-            if path.exists():
+            if _has_search(config) and path.exists():
                 search.rewrite_index_file(path, search.refine_index)
 
     on_post_build = CombinedEvent(_post_build_notebooks, _post_build_languages, _post_build_outputs)
@@ -293,3 +294,8 @@ def _add(files: Files, config: MkDocsConfig, uri: str, path: Path) -> None:
     """Add a file the build made (outside docs/) to the site, once."""
     if files.get_file_from_path(uri) is None:
         files.append(File.generated(config, uri, abs_src_path=str(path)))
+
+
+def _has_search(config: MkDocsConfig) -> bool:
+    """Whether the site has Material's search (a small test site may leave it out)."""
+    return any(name in config.plugins for name in ("material/search", "search"))

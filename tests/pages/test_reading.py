@@ -128,7 +128,7 @@ def lesson_html(site, lang, slug):
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_built_lessons_show_their_time_end_with_a_recap_and_link_the_next(built_site, lang):
-    shown = reading.SHOWN[lang]
+    shown = plan.SHOWN[lang]
     for i, lesson in enumerate(LESSONS):
         html = lesson_html(built_site, lang, lesson.slug)
         minutes = reading.lesson_reading(lesson.slug, lang).minutes

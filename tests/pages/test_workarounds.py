@@ -120,8 +120,8 @@ def test_once_per_build_is_once_per_config_object_and_name():
     assert state.once_per_build(first, "notebooks") is False  # the next language's build
     assert state.once_per_build(first, "experiments") is True  # another name
     assert state.once_per_build(second, "notebooks") is True  # mkdocs serve: a new config per rebuild
-    state = state.build_state(first, "css")
-    state["a"] = 1
+    shared = state.build_state(first, "css")
+    shared["a"] = 1
     assert state.build_state(first, "css") == {"a": 1} and state.build_state(second, "css") == {}
 
 
