@@ -22,10 +22,9 @@ fi
 python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
-# tutorial_code (the repository root) and coursebuild (scripts/) importable from the venv:
-# the MkDocs hooks, the commands in scripts/ and the tests import them without path edits.
-# A process started with COURSE_ISOLATED=1 (a notebook kernel, a "Run this" snippet) does
-# not see them, as in a student's fresh Colab runtime.
+# the build machinery (scripts/coursebuild) as an editable package with its MkDocs plugin,
+# `course` (pyproject.toml); tutorial_code is not installed: the build reads it from this tree,
+# and a notebook kernel or a pasted snippet sees only what a fresh Colab runtime has
+.venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
 site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-printf 'import os, sys; os.environ.get("COURSE_ISOLATED") or sys.path.extend([%s, %s])\n' \
-  "'$PWD'" "'$PWD/scripts'" > "$site/attention_course.pth"
+rm -f "$site/attention_course.pth"  # the path file of earlier versions of this script

@@ -7,7 +7,6 @@ links its own handout. The answered version (for the instructor pack) holds the 
 """
 
 import re
-from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup

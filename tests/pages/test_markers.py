@@ -22,7 +22,6 @@ from coursebuild.content import glossary
 from coursebuild.pages import markers
 from coursebuild.pages import kinds
 from coursebuild.content import questions
-from coursebuild.paths import REPO_ROOT
 
 RESULTS = {
     "scaling": {
@@ -251,16 +250,16 @@ def tiny_results(tmp_path_factory):
 def test_mkdocs_build_fills_markers_and_fails_on_a_misspelt_one_with_page_and_line(tiny_results, tmp_path):
     """A two-language site: markers filled, figures at stable URLs; a misspelt kind fails."""
     shutil.copytree(tiny_results, tmp_path / ".build")  # warm cache: the build trains nothing
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent("""
         site_name: t
-        theme: {{name: material, language: ko}}
+        theme: {name: material, language: ko}
         plugins:
           - i18n:
               docs_structure: folder
               languages:
-                - {{locale: ko, default: true, name: 한국어, build: true}}
-                - {{locale: en, name: English, build: true}}
-          - course: {{notebooks: false, handouts: false, instructor_pack: false}}
+                - {locale: ko, default: true, name: 한국어, build: true}
+                - {locale: en, name: English, build: true}
+          - course: {notebooks: false, handouts: false, instructor_pack: false}
         markdown_extensions: [tables]
     """), encoding="utf-8")
     for lang in ("ko", "en"):

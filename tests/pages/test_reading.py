@@ -7,11 +7,10 @@ lesson in course.py's order, the last one to the closing page.
 """
 
 import re
-from types import SimpleNamespace
 
 import pytest
 
-from coursebuild.pages import reading
+from coursebuild.pages import plan, reading
 from coursebuild.course import LESSONS, SLUGS
 from coursebuild.pages.kinds import context, render
 from coursebuild.pages.markers import MarkerError

@@ -74,7 +74,7 @@ def test_the_whole_course_plan_covers_every_lesson_and_adds_up(guide, lang):
         assert head is not None and head.find_previous("h2") is section, f"{lang}: no session {k}"
         length = int(NUMBER.findall(head.get_text())[-1])
         table = head.find_next("table")
-        spans, t = [], 0
+        t = 0
         for tr in table.find_all("tr"):
             cells = tr.find_all("td")
             if not cells:

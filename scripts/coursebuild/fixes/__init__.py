@@ -22,11 +22,11 @@ from __future__ import annotations
 from mkdocs.exceptions import PluginError
 
 from . import i18n, jupyter, material  # noqa: F401  (importing them registers their workarounds)
-from .versions import _DEPENDS, BROWSER, WRITTEN_FOR, installed_version, written_for  # noqa: F401
+from .versions import DEPENDS, BROWSER, WRITTEN_FOR, installed_version, written_for  # noqa: F401
 
 def depending_on(distribution: str) -> list[str]:
     """The workarounds (``module.function``) that rely on ``distribution``."""
-    return sorted(name for name, dists in {**_DEPENDS, **BROWSER}.items() if distribution in dists)
+    return sorted(name for name, dists in {**DEPENDS, **BROWSER}.items() if distribution in dists)
 
 
 def check_versions() -> None:

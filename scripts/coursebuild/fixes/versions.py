@@ -13,7 +13,7 @@ WRITTEN_FOR = {
     "mkdocs-jupyter": "0.26.3",
 }
 
-_DEPENDS: dict[str, tuple[str, ...]] = {}  # workaround name -> distributions it relies on
+DEPENDS: dict[str, tuple[str, ...]] = {}  # workaround name -> distributions it relies on
 
 # workarounds that run in the reader's browser, with the distributions whose pages they fix:
 # checked by check_versions() as the Python ones are (each file's first line names the version)
@@ -27,7 +27,7 @@ def written_for(*distributions: str):
         raise ValueError(f"{unknown}: add the version the workaround was written for to WRITTEN_FOR")
 
     def mark(fn):
-        _DEPENDS[f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"] = distributions
+        DEPENDS[f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"] = distributions
         return fn
 
     return mark

@@ -180,7 +180,7 @@ def kernel_env() -> dict[str, str]:
     # the build runs two kernels side by side; torch's default of one thread per core made
     # small models 5-50x slower when they competed for the same cores
     env.setdefault("OMP_NUM_THREADS", "1")
-    env["COURSE_ISOLATED"] = "1"  # the venv's path file then leaves the repository out
+    env["COURSE_ISOLATED"] = "1"  # tells code that looks that it runs as in a fresh Colab runtime
     return env
 
 

@@ -17,9 +17,7 @@ build's results, one file per language:
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 

@@ -25,9 +25,7 @@ index in place (atomically).
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable

@@ -37,14 +37,13 @@ instructor guide's time table), ``[[reading-time:total]]`` the nine lessons' sum
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..course import LESSONS, SLUGS
-from ..paths import DOCS, REPO_ROOT
+from ..paths import DOCS
 
 EN_WORDS_PER_MINUTE = 200
 KO_SYLLABLES_PER_MINUTE = 370
