@@ -1,3 +1,4 @@
+// @ts-check
 // The maths the lesson widgets and the in-page forward pass share, written once.
 //
 // In the order of tutorial_code/ and with its names: attention.py (matmul, transpose, softmax,
@@ -6,7 +7,9 @@
 // and the widgets (arrays of numbers) call the same functions, so a number a widget shows and
 // a number the forward pass computes come from one piece of code. Every widget page loads this
 // file first (scripts/coursebuild/widgets.py).
-(function (global) {
+// Top-level `var`: CourseMath is a global of the page (and of the trainer's worker, which loads
+// this file with importScripts), and the type check sees its type from the code below.
+var CourseMath = (function () {
   "use strict";
 
   // ---------------------------------------------------------------- attention.py
@@ -94,9 +97,9 @@
     return node;
   }
 
-  global.CourseMath = {
+  return {
     matmul: matmul, transpose: transpose, dot: dot, softmaxInPlace: softmaxInPlace, softmax: softmax,
     softmaxRows: softmaxRows, attend: attend, causalMask: causalMask, paddingMask: paddingMask,
     sinusoid: sinusoid, sinusoidalTable: sinusoidalTable, svg: svg,
   };
-})(typeof window !== "undefined" ? window : self);
+})();

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 7 widget: D and d_ff → the parameters of one encoder block (attention, feed-forward
 // network, two layer norms) and their shares; a post-LN / pre-LN switch on the block diagram.
 //

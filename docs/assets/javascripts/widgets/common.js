@@ -1,3 +1,4 @@
+// @ts-check
 // What every lesson widget shares: registration, the page's language, the build's data, elements.
 //
 // A page holds <div class="widget" data-widget="NAME" data-scripts="FILE.js"><script
@@ -11,7 +12,8 @@
 // navigation), with ctx = { data, lang, uid, el, labels }: the JSON the build wrote, "ko" or
 // "en" from <html lang>, an id prefix unique on the page, and the helpers below. The div is
 // hidden until init marks it (data-state), so without JavaScript only the static figure shows.
-window.CourseWidgets = (function () {
+// A top-level `var`, so a global of the page, whose type the type check reads from the code.
+var CourseWidgets = (function () {
   "use strict";
 
   function lang() {
@@ -34,7 +36,7 @@ window.CourseWidgets = (function () {
   }
 
   function attach(name, init) {
-    document.querySelectorAll('.widget[data-widget="' + name + '"]').forEach(function (root, i) {
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.widget[data-widget="' + name + '"]')).forEach(function (root, i) {
       if (root.dataset.state) return;  // already attached (document$ fires again on instant pages)
       const l = lang();
       const ctx = { data: data(root), lang: l, uid: name + "-" + i, el: el,
@@ -128,7 +130,7 @@ window.CourseWidgets = (function () {
   // ---- loading: a page carries only its own widgets' scripts (data-scripts, in order)
 
   // where this file was loaded from: the widget scripts sit next to it
-  const BASE = document.currentScript ? document.currentScript.src.replace(/[^/]*$/, "") : "";
+  const BASE = document.currentScript instanceof HTMLScriptElement ? document.currentScript.src.replace(/[^/]*$/, "") : "";
   const loaded = {};
 
   function load(file) {
@@ -144,7 +146,7 @@ window.CourseWidgets = (function () {
   }
 
   function loadScripts() {
-    document.querySelectorAll(".widget[data-scripts]").forEach(function (root) {
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".widget[data-scripts]")).forEach(function (root) {
       root.dataset.scripts.split(" ").filter(Boolean).reduce(function (before, file) {
         return before.then(function () { return load(file); });  // the forward pass before its widget
       }, Promise.resolve()).catch(function (error) {

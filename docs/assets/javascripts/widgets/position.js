@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 6 widgets: the sinusoidal table (position × dimension), the three steps
 // "no position → shuffled → position added" on lesson 4's toy sentence, and RoPE (rotate q by m,
 // k by n: the score depends only on m − n).

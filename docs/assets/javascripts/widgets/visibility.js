@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 8 widget: who may see whom in encoder-only, decoder-only and encoder–decoder models.
 //
 // The page holds [[widget:reversal.visibility]]: the data is results["widgets"]["visibility"] of
