@@ -35,3 +35,11 @@ interface KatexAutoRenderOptions {
 }
 
 declare var renderMathInElement: ((element: HTMLElement, options?: KatexAutoRenderOptions) => void) | undefined;
+
+// ---- a helper for the site's own scripts
+
+// An object type with exactly T's members. In a .js file the type of an object literal is open
+// (any property may be read or added without an error), so the objects a script publishes as a
+// global (CourseMath in maths.js, CourseWidgets in widgets/common.js) are cast to Closed<...>:
+// a misspelt member of theirs is then an error wherever it is used.
+type Closed<T> = { [K in keyof T]: T[K] };

@@ -97,9 +97,10 @@ var CourseMath = (function () {
     return node;
   }
 
-  return {
+  const api = {
     matmul: matmul, transpose: transpose, dot: dot, softmaxInPlace: softmaxInPlace, softmax: softmax,
     softmaxRows: softmaxRows, attend: attend, causalMask: causalMask, paddingMask: paddingMask,
     sinusoid: sinusoid, sinusoidalTable: sinusoidalTable, svg: svg,
   };
+  return /** @type {Closed<typeof api>} */ (api);  // a misspelt CourseMath.name is a type error
 })();

@@ -16,11 +16,19 @@
 var CourseWidgets = (function () {
   "use strict";
 
+  /** @returns {"ko" | "en"} */
   function lang() {
     return (document.documentElement.lang || "ko").slice(0, 2) === "en" ? "en" : "ko";
   }
 
-  // el("button", { class: "md-button", text: "Go" }, [children]): text sets textContent
+  /**
+   * el("button", { class: "md-button", text: "Go" }, [children]): text sets textContent
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Object<string, string>} [attrs]
+   * @param {Node[]} [children]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -30,15 +38,29 @@ var CourseWidgets = (function () {
     return node;
   }
 
+  /** @param {HTMLElement} root @returns {any} the JSON the build wrote (each widget's own shape) */
   function data(root) {
     const script = root.querySelector('script[type="application/json"]');
     return script ? JSON.parse(script.textContent) : {};
   }
 
+  /**
+   * What a widget's init gets: its div, and
+   * @typedef {object} WidgetContext
+   * @property {any} data the JSON the build wrote for it (each widget's own shape)
+   * @property {"ko" | "en"} lang the page's language
+   * @property {string} uid an id prefix unique on the page
+   * @property {typeof el} el
+   * @property {<T>(table: {ko: T, en: T}) => T} labels the page language's entry of a table
+   */
+  /** @typedef {(root: HTMLElement, ctx: WidgetContext) => void} WidgetInit */
+
+  /** @param {string} name @param {WidgetInit} init */
   function attach(name, init) {
     /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.widget[data-widget="' + name + '"]')).forEach(function (root, i) {
       if (root.dataset.state) return;  // already attached (document$ fires again on instant pages)
       const l = lang();
+      /** @type {WidgetContext} */
       const ctx = { data: data(root), lang: l, uid: name + "-" + i, el: el,
                     labels: function (table) { return table[l] || table.ko; } };
       try {
@@ -52,6 +74,7 @@ var CourseWidgets = (function () {
     });
   }
 
+  /** @param {string} name @param {WidgetInit} init */
   function register(name, init) {
     // Material's document$ emits on every page load and replays the last one to new subscribers
     if (window.document$ && typeof window.document$.subscribe === "function") {
@@ -167,6 +190,7 @@ var CourseWidgets = (function () {
     return p[0] + " × 10" + p[1].replace("+", "").replace(/./g, function (c) { return "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]; });
   }
 
-  return { register: register, el: el, lang: lang, data: data, difference: difference,
-           matrixTable: matrixTable, weightCell: weightCell, options: options, steadyHeight: steadyHeight };
+  const api = { register: register, el: el, lang: lang, data: data, difference: difference,
+                matrixTable: matrixTable, weightCell: weightCell, options: options, steadyHeight: steadyHeight };
+  return /** @type {Closed<typeof api>} */ (api);  // a misspelt CourseWidgets.name is a type error
 })();
