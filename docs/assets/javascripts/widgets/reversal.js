@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 8 widget: the site's trained reversal model, run in the page (transformer.js).
 //
 // The page holds <div class="widget" data-widget="reversal" data-model="reversal">; the build
@@ -323,7 +324,7 @@
   // go on changing its own), the output projection tied as the detail says. A detail that cannot
   // make a working model throws a problem: the key of LABELS.*.problems and its arguments.
   function problem(key) {
-    const error = new Error(key);
+    const error = /** @type {Error & {problem: string, args: string[]}} */ (new Error(key));
     error.problem = key;
     error.args = Array.prototype.slice.call(arguments, 1);
     return error;
@@ -333,6 +334,7 @@
     const d = detail || {};
     if (!d.config || !d.tokens || !d.weights) throw problem("parts");
     if (!(Number.isInteger(d.length) && d.length >= 1)) throw problem("length", String(d.length));
+    /** @type {Object<string, ReturnType<typeof Transformer.matrix>>} */
     const tensors = {};
     Object.keys(d.weights).forEach(function (name) {
       const w = d.weights[name];
