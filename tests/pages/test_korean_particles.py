@@ -16,8 +16,9 @@ with these readings:
   이, 사, 오, 구 open), % as 퍼센트, \infty as 무한대;
 * a subscript is read after its base, as itself: $k_3$ is 케이 삼 (이, 을, 은), $d_k$ is 디 케이
   (가, 를, 는), $h_1, h_2, h_3$ ends in 삼;
-* a superscript $^{\top}$ is 전치 (open: 가, 를, 는); every other superscript, ² included, is
-  제곱 (closed: 이, 을, 은): $n^2$, $D^{-0.5}$, $10000^{2i/d}$;
+* a superscript $^{\top}$ is 전치 (open: 가, 를, 는); a superscript in brackets is an index read
+  as itself ($W_Q^{(i)}$ ends in 아이); every other superscript, ² included, is 제곱 (closed: 이,
+  을, 은): $n^2$, $e^{x}$, $D^{-0.5}$, $10000^{2i/d}$;
 * $\sqrt{x}$ is 루트 x, so it ends in x; a fraction is read as Korean says it, denominator first
   (b 분의 a), so $\frac{a}{b}$ ends in a.
 
@@ -165,6 +166,9 @@ def formula_reading(tex: str) -> str | None:
     numerator = _last_frac(core)
     if numerator is not None:
         return formula_reading(f"\\({numerator}\\)")
+    index = re.search(r"\^\{\(([^{}()]*)\)\}$", core)
+    if index:  # W_Q^{(i)}: a bracketed superscript is an index, read as itself (아이)
+        return formula_reading(f"\\({index[1]}\\)")
     if re.search(r"\^\{?\\top\}?$", core):
         return "치"  # 전치
     if re.search(r"\^(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)$|²$", core):
@@ -245,7 +249,8 @@ def test_formulas_are_read_too():
                           ("\\sqrt{d_k}", "이"), ("QK^{\\top}", "치"), ("2^{10}", "곱"), ("\\text{1,200}", "백"),
                           ("e^{-\\infty} = 0", "영"), ("P\\,QK^{\\top}P^{\\top}", "치"), ("D^{-0.5}w^{-0.5}", "곱"),
                           ("k_{3}", "삼"), ("q_3", "삼"), ("h_1, h_2, h_3", "삼"), ("W_Q", "이"), ("x_{ij}", "이"),
-                          ("\\frac{QK^{\\top}}{\\sqrt{d_k}}", "치"), ("10000^{2i/d}", "곱"), ("f'(x)", "이"), ("x'", None)]:
+                          ("\\frac{QK^{\\top}}{\\sqrt{d_k}}", "치"), ("10000^{2i/d}", "곱"), ("f'(x)", "이"), ("x'", None), ("W_Q^{(i)}", "이"),
+                          ("e^{x}", "곱")]:
         assert formula_reading(f"\\({tex}\\)") == syllable, tex
 
 
