@@ -180,7 +180,7 @@ def test_nav_placeholders_become_the_lessons_of_course_py():
 
 def test_english_nav_titles_come_from_course_py_and_a_clash_is_an_error():
     merged = nav.merge_translations({"홈": "Home"}, "en")
-    assert merged["홈"] == "Home" and merged["3. 스케일드 닷프로덕트 어텐션"] == "3. Scaled dot-product attention"
+    assert merged["홈"] == "Home" and merged["3. 스케일드 닷프로덕트 어텐션, 한 단계씩"] == "3. Scaled dot-product attention, step by step"
     assert nav.merge_translations(merged, "en") == merged
     with pytest.raises(KeyError, match="remove the entry from mkdocs.yml"):
         nav.merge_translations({"1. 왜 어텐션인가": "1. Why?"}, "en")

@@ -38,6 +38,7 @@ class Term:
     en_def: str
     ko_def: str
     wrong_ko: tuple[str, ...] = field(default=())
+    lesson: str = ""  # the slug of the lesson that defines the term ("" for terms the course assumes)
 
     def term(self, lang: str) -> str:
         return self.ko if lang == "ko" else self.en
@@ -45,6 +46,12 @@ class Term:
     def tooltip(self, lang: str) -> str:
         """Korean pages show the English term; English pages show the Korean one."""
         return f"{self.en} — {self.ko_def}" if lang == "ko" else f"{self.ko} — {self.en_def}"
+
+
+def _lesson_slugs() -> tuple[str, ...]:
+    from .course import LESSONS
+
+    return tuple(lesson.slug for lesson in LESSONS)
 
 
 @lru_cache(maxsize=4)
@@ -64,7 +71,11 @@ def _load(path: Path, mtime: float) -> tuple[Term, ...]:
         if not (isinstance(wrong, list) and all(isinstance(w, str) and w.strip() for w in wrong)):
             raise ValueError(f"{path}: entry {i + 1} ({e.get('id', '?')}): wrong_ko must be a list of "
                              f"words, not {wrong!r} (quote a word that ends in ':' or holds ', ')")
-        t = Term(**{f: str(e[f]).strip() for f in FIELDS}, wrong_ko=tuple(wrong))
+        lesson = str(e.get("lesson") or "").strip()
+        if lesson and lesson not in _lesson_slugs():
+            raise ValueError(f"{path}: entry {i + 1} ({e.get('id', '?')}): lesson {lesson!r} is not a "
+                             f"lesson slug of coursebuild/course.py ({', '.join(_lesson_slugs())})")
+        t = Term(**{f: str(e[f]).strip() for f in FIELDS}, wrong_ko=tuple(wrong), lesson=lesson)
         for key in (("id", t.id), ("ko", t.ko), ("en", t.en.lower())):
             if key in seen:
                 raise ValueError(f"{path}: {key[0]} {key[1]!r} is used by both {seen[key]} and {t.id}")

@@ -51,7 +51,8 @@ SESSIONS = (((1, 2, 3), 2), ((4, 5, 6), 6), ((7, 8, 9), 9))
 GUIDE = "teaching/instructor-guide.md"
 _STEP = re.compile(r"\((\d+) ?(?:min|분)\)")
 _VALUE_RESULT = re.compile(r"(?:=|\\approx)[^=]*\[\[value:")
-_WIDGET = re.compile(r"^\s*\[\[widget:", re.M)
+# a widget: its marker, or a widget element written into the page as HTML (lesson 8's decoder)
+_WIDGET = re.compile(r"^\s*(?:\[\[widget:|<div class=\"widget\")", re.M)
 
 
 @dataclass(frozen=True)
