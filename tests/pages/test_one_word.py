@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from coursebuild import glossary
+from coursebuild.content import glossary
 from coursebuild.paths import DOCS
 
 ROOT = DOCS.parent

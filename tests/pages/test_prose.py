@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from coursebuild import glossary
+from coursebuild.content import glossary
 from coursebuild.course import LESSONS
 from coursebuild.paths import DOCS
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from coursebuild import plan
+from coursebuild.pages import plan
 from coursebuild.course import LESSONS
 
 WIDGET = '<div class="widget"'
