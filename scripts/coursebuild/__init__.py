@@ -31,3 +31,13 @@ call into these parts, each a folder that says what it is:
 The benchmarks are commands in ``scripts/``, not part of this package. ``pyproject.toml``
 installs the package (``scripts/setup.sh``: ``pip install -e .``).
 """
+
+import sys
+from pathlib import Path
+
+# the build reads the teaching package from this working tree: tutorial_code is not installed
+# (pyproject.toml says why), so the repository root goes on the path of whatever imports the
+# build, before any of its modules imports tutorial_code
+_REPOSITORY = str(Path(__file__).resolve().parents[2])
+if _REPOSITORY not in sys.path:
+    sys.path.insert(0, _REPOSITORY)

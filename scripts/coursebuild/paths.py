@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -12,8 +11,3 @@ NOTEBOOK_SOURCES = TUTORIAL / "notebooks"        # lab notebooks as percent scri
 DOCS = REPO_ROOT / "docs"
 DEFAULT_OUT = REPO_ROOT / ".build"               # results, figures, notebooks (git-ignored)
 LANGS = ("ko", "en")                             # Korean first, English mirrored
-
-# the build reads the teaching package from this working tree: tutorial_code is not installed
-# (pyproject.toml says why), so the repository root goes on the path of whatever imports the build
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))

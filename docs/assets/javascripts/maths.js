@@ -6,7 +6,7 @@
 // (sinusoidalTable), and last the one drawing helper (svg). transformer.js (Float32Array rows)
 // and the widgets (arrays of numbers) call the same functions, so a number a widget shows and
 // a number the forward pass computes come from one piece of code. Every widget page loads this
-// file first (scripts/coursebuild/widgets.py).
+// file first (scripts/coursebuild/pages/widgets.py).
 // Top-level `var`: CourseMath is a global of the page (and of the trainer's worker, which loads
 // this file with importScripts), and the type check sees its type from the code below.
 var CourseMath = (function () {

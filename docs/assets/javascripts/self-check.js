@@ -1,5 +1,5 @@
 // @ts-check
-// Self-checked questions ([[self-check:N]], scripts/coursebuild/selfcheck.py draws the forms).
+// Self-checked questions ([[self-check:N]], scripts/coursebuild/content/selfcheck.py draws the forms).
 // Each <form class="self-check__item"> is checked on submit, in the page, offline:
 //   data-kind="number": the typed number (a comma or a Korean decimal point "," accepted, a
 //     trailing "%" dropped) is right when |typed - data-answer| <= data-tolerance;

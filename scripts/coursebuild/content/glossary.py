@@ -21,6 +21,7 @@ from pathlib import Path
 
 import yaml
 
+from ..course import LESSONS
 from ..paths import DOCS
 
 GLOSSARY = DOCS / "glossary.yml"
@@ -49,8 +50,6 @@ class Term:
 
 
 def _lesson_slugs() -> tuple[str, ...]:
-    from .course import LESSONS
-
     return tuple(lesson.slug for lesson in LESSONS)
 
 

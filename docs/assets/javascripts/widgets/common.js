@@ -3,7 +3,7 @@
 //
 // A page holds <div class="widget" data-widget="NAME" data-scripts="FILE.js"><script
 // type="application/json">…</script></div> (the [[widget:experiment.NAME]] marker,
-// scripts/coursebuild/widgets.py). This file, the only widget script every page loads, loads the
+// scripts/coursebuild/pages/widgets.py). This file, the only widget script every page loads, loads the
 // scripts named in data-scripts (next to it, in order), and each of them calls
 //
 //   CourseWidgets.register("NAME", function (root, ctx) { … });

@@ -2,7 +2,7 @@
 // Lesson 8 widget: the site's trained reversal model, run in the page (transformer.js).
 //
 // The page holds <div class="widget" data-widget="reversal" data-model="reversal">; the build
-// adds data-model-url (scripts/coursebuild/served_models.py). Without JavaScript the div stays
+// adds data-model-url (scripts/coursebuild/outputs/models.py). Without JavaScript the div stays
 // empty and the lesson's static figure and numbers tell the same story. The weights load only
 // when the widget comes into view. Labels follow the page's language (<html lang>).
 //
