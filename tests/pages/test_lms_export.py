@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from coursebuild.pipeline import site as pipeline_site
 from coursebuild.outputs import editions
-from coursebuild.pages import results as experiment_results
 from coursebuild.outputs import lms
 from coursebuild.content import selfcheck
 from coursebuild.paths import DEFAULT_OUT
@@ -29,7 +29,7 @@ LANGS = ("ko", "en")
 @pytest.fixture(scope="module")
 def results() -> dict:
     try:
-        return experiment_results.data_from_report(load_report(Path(DEFAULT_OUT)))
+        return pipeline_site.data_from_report(load_report(Path(DEFAULT_OUT)))
     except Exception as exc:  # no results yet: the experiments have not run in this checkout
         pytest.skip(f"no experiment results in {DEFAULT_OUT} ({exc}); run the build first")
 

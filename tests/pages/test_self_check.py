@@ -13,7 +13,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from coursebuild.pages import results as experiment_results
+from coursebuild.pipeline import site as pipeline_site
 from coursebuild.pages import markers
 from coursebuild.pages import kinds
 from coursebuild.content import selfcheck
@@ -27,7 +27,7 @@ LANGS = ("ko", "en")
 @pytest.fixture(scope="module")
 def results() -> dict:
     try:
-        return experiment_results.data_from_report(load_report(Path(DEFAULT_OUT)))
+        return pipeline_site.data_from_report(load_report(Path(DEFAULT_OUT)))
     except Exception as exc:
         pytest.skip(f"no experiment results in {DEFAULT_OUT} ({exc}); run the build first")
 

@@ -108,7 +108,7 @@ def test_the_whole_course_plan_covers_every_lesson_and_adds_up(guide, lang):
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_each_lesson_shows_its_study_time(built_site, lang):
-    shown = reading.STUDY_SHOWN[lang]
+    shown = plan.STUDY_SHOWN[lang]
     for lesson in LESSONS:
         root = built_site if lang == "ko" else built_site / "en"
         html = (root / "lessons" / lesson.slug / "index.html").read_text(encoding="utf-8")
