@@ -60,7 +60,9 @@ WORDS = {
 }
 
 
-def _text(entry: dict, key: str, lang: str, where: str) -> str:
+def entry_text(entry: dict, key: str, lang: str, where: str) -> str:
+    """``entry[key]`` in ``lang`` (or ``entry[key]`` itself when it is one text), stripped;
+    ValueError naming ``where`` when it is missing or empty."""
     value = entry.get(key)
     if isinstance(value, dict):
         value = value.get(lang)
@@ -89,12 +91,12 @@ def _load(folder: Path, stamp: tuple) -> dict[int, dict]:
                 raise ValueError(f"{where}: id also used in {ids[q['id']]}")
             ids[q["id"]] = path.name
             for lang in LANGS:
-                _text(q, lang, lang, where)
-                _text(q, "answer", lang, where)
+                entry_text(q, lang, lang, where)
+                entry_text(q, "answer", lang, where)
                 if "hint" in q:
-                    _text(q, "hint", lang, where)
+                    entry_text(q, "hint", lang, where)
         for lang in LANGS:
-            _text(data, "title", lang, path.name)
+            entry_text(data, "title", lang, path.name)
         lessons[n] = data
     return lessons
 
@@ -131,9 +133,9 @@ def _load_assignments(path: Path, stamp: float, taken: frozenset) -> list[dict]:
                 raise ValueError(f"{where}, rubric item {i}: 'points' must be a positive integer")
         for lang in LANGS:
             for key in ("title", "task", "hand_in", "answer"):
-                _text(a, key, lang, where)
+                entry_text(a, key, lang, where)
             for i, item in enumerate(rubric, 1):
-                _text(item, lang, lang, f"{where}, rubric item {i}")
+                entry_text(item, lang, lang, f"{where}, rubric item {i}")
     return items
 
 
@@ -167,14 +169,14 @@ def render(kind: str, which: str, lang: str, lessons: dict[int, dict], answer_ke
     for n in numbers:
         data = lessons[n]
         if which == "all":
-            out.append(f"## {w['lesson'].format(n=n)}. {_text(data, 'title', lang, '')} {{ #lesson-{n} }}\n")
+            out.append(f"## {w['lesson'].format(n=n)}. {entry_text(data, 'title', lang, '')} {{ #lesson-{n} }}\n")
         for i, q in enumerate(data["questions"], 1):
             anchor = f"q-{q['id']}" if kind == "questions" else f"a-{q['id']}"
-            out.append(f'<span id="{anchor}"></span>**{n}.{i}** {_text(q, lang, lang, "")}\n')
+            out.append(f'<span id="{anchor}"></span>**{n}.{i}** {entry_text(q, lang, lang, "")}\n')
             if kind == "questions" and "hint" in q:
-                out.append(f'??? tip "{w["hint"]}"\n{_indent(_text(q, "hint", lang, ""))}\n')
+                out.append(f'??? tip "{w["hint"]}"\n{_indent(entry_text(q, "hint", lang, ""))}\n')
             if kind == "answers":
-                out.append(f'??? success "{w["answer"]}"\n{_indent(_text(q, "answer", lang, ""))}\n')
+                out.append(f'??? success "{w["answer"]}"\n{_indent(entry_text(q, "answer", lang, ""))}\n')
         if kind == "questions" and answer_key_url:
             out.append(f"[{w['key']}]({answer_key_url}#lesson-{n})\n")
     return "\n".join(out)
@@ -185,7 +187,7 @@ def _rubric(a: dict, lang: str) -> str:
     w = WORDS[lang]
 
     def cell(item):  # one line; a "|" of the text is escaped, those of [[markers]] are not
-        text = " ".join(_text(item, lang, lang, "").split())
+        text = " ".join(entry_text(item, lang, lang, "").split())
         return re.sub(r"(\[\[[^\]\n]*\]\])|\|", lambda m: m[1] or "\\|", text)
 
     rows = [f"| {cell(item)} | {item['points']} |" for item in a["rubric"]]
@@ -200,8 +202,8 @@ def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key
     no rubric); "assignment-answers": rubric and model answer."""
     w, out = WORDS[lang], []
     for n, a in enumerate(assignments, 1):
-        out.append(f"### {w['assignment'].format(n=n)}. {_text(a, 'title', lang, '')} {{ #assignment-{n} }}\n")
-        task, hand_in = _text(a, "task", lang, ""), _text(a, "hand_in", lang, "")
+        out.append(f"### {w['assignment'].format(n=n)}. {entry_text(a, 'title', lang, '')} {{ #assignment-{n} }}\n")
+        task, hand_in = entry_text(a, "task", lang, ""), entry_text(a, "hand_in", lang, "")
         if kind == "assignments":
             out.append(f'<span id="q-{a["id"]}"></span>{task}\n')
             out.append(f"**{w['hand_in']}**\n\n{hand_in}\n")
@@ -213,7 +215,7 @@ def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key
             out.append(f'<span id="a-{a["id"]}"></span>**{w["rubric"]}**\n\n{_rubric(a, lang)}\n')
             out.append(f'??? abstract "{w["task"]}"\n{_indent(task)}\n\n'
                        f'    **{w["hand_in"]}**\n\n{_indent(hand_in)}\n')
-            out.append(f'??? success "{w["model"]}"\n{_indent(_text(a, "answer", lang, ""))}\n')
+            out.append(f'??? success "{w["model"]}"\n{_indent(entry_text(a, "answer", lang, ""))}\n')
     return "\n".join(out)
 
 

@@ -46,6 +46,7 @@ import markdown as md
 import yaml
 
 from ..pages import results as results_lookup
+from .questions import entry_text
 from ..paths import DOCS, LANGS
 
 SOURCE = DOCS / "questions" / "self-check.yml"
@@ -61,15 +62,6 @@ WORDS = {
 }
 _MD = {"extensions": ["pymdownx.arithmatex", "pymdownx.highlight", "pymdownx.superfences"],
        "extension_configs": {"pymdownx.arithmatex": {"generic": True}}}
-
-
-def entry_text(entry: dict, key: str, lang: str, where: str) -> str:
-    value = entry.get(key)
-    if isinstance(value, dict):
-        value = value.get(lang)
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{where}: '{key}' needs text in both ko and en (missing {lang})")
-    return value.strip()
 
 
 @lru_cache(maxsize=4)
