@@ -165,17 +165,24 @@ def _introduced(stamp: tuple) -> dict[int, tuple[str, ...]]:
             for i, c in _uses(pages[n, lang], lang, terms).items():
                 uses[n][i] = uses[n].get(i, 0) + c
     owner: dict[str, int] = {}
+    number = {lesson.slug: lesson.number for lesson in LESSONS}
     for t in terms:
-        for where in (titles, heads):  # named in a lesson's title, else in its headings
-            named = [n for n in where if t.id in where[n]]
-            if named:
-                owner[t.id] = min(named)
-                break
-        else:  # else the lesson that uses it most (the first of a tie)
-            counts = [(uses[n].get(t.id, 0), -n) for n in uses]
-            best, n = max(counts)
-            if best:
-                owner[t.id] = -n
+        if t.lesson:  # the glossary says which lesson teaches it
+            owner[t.id] = number[t.lesson]
+            continue
+        named = [n for n in titles if t.id in titles[n]]
+        if named:  # named in a lesson's title
+            owner[t.id] = min(named)
+            continue
+        if all(uses[n].get(t.id) for n in uses):  # an everyday word: every lesson uses it
+            continue
+        named = [n for n in heads if t.id in heads[n]]
+        if named:  # named in a lesson's headings
+            owner[t.id] = min(named)
+            continue
+        best, n = max((uses[n].get(t.id, 0), -n) for n in uses)  # used most, the first of a tie
+        if best:
+            owner[t.id] = -n
     return {lesson.number: tuple(t.id for t in terms if owner.get(t.id) == lesson.number)
             for lesson in LESSONS}
 
@@ -183,11 +190,13 @@ def _introduced(stamp: tuple) -> dict[int, tuple[str, ...]]:
 def introduced_terms() -> dict[int, tuple[glossary.Term, ...]]:
     """For each lesson number, the glossary terms it introduces, in glossary order.
 
-    A term belongs to the first lesson whose title names it (in either language, also as
-    part of a longer term: "dot-product" in "Scaled dot-product attention"); else to
-    the first whose headings name it; else to the lesson whose prose (both languages; code,
-    formulas and markers left out) uses it most, the first of a tie. A term no lesson uses
-    belongs to none. Matching is the glossary tooltips' (longest term first, so
+    A term belongs to the lesson the glossary names as teaching it (its ``lesson``); else
+    to the first lesson whose title names it (in either language, also as part of a longer
+    term: "dot-product" in "Scaled dot-product attention"); else to the first whose
+    headings name it; else to the lesson whose prose (both languages; code, formulas and
+    markers left out) uses it most, the first of a tie. A term no lesson uses belongs to
+    none, and so does an everyday word of the course that no title names and every
+    lesson's prose uses (training): no one lesson is the place to look it up. Matching is the glossary tooltips' (longest term first, so
     "셀프 어텐션" counts for self-attention, not attention).
     """
     sources = [DOCS / lang / lesson.page for lesson in LESSONS for lang in LANGS] + [glossary.GLOSSARY]
