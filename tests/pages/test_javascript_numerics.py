@@ -18,7 +18,7 @@ import torch
 from node_runner import run_js
 
 import tutorial_code as tc
-from coursebuild.served_models import MODEL_ROOT, MODELS
+from coursebuild.outputs.models import MODEL_ROOT, MODELS
 
 MATHS = """(x) => {
   const M = CourseMath;

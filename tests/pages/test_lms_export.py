@@ -15,7 +15,10 @@ import zipfile
 
 import pytest
 
-from coursebuild import editions, experiment_results, lms, selfcheck
+from coursebuild.pipeline import site as pipeline_site
+from coursebuild.outputs import editions
+from coursebuild.outputs import lms
+from coursebuild.content import selfcheck
 
 LANGS = ("ko", "en")
 
@@ -23,7 +26,7 @@ LANGS = ("ko", "en")
 @pytest.fixture(scope="module")
 def results(report) -> dict:
     """The results the site was built from (conftest's ``report``: missing ones fail)."""
-    return experiment_results.data_from_report(report)
+    return pipeline_site.data_from_report(report)
 
 
 def words(fragment: str) -> str:
