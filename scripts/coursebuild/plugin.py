@@ -28,6 +28,8 @@ on_page_context             50        before the search index reads the page: it
 on_page_context             0         notebook and handout links for the page's header
 on_page_context             -50       after the index: the notebook page as shown
 on_post_page                -200      hreflang links dropped; the search index per language
+on_post_template            0         404.html: the default language's, for every language's
+                                      build, without hreflang links
 on_post_build               50        before mkdocs-jupyter evicts the other language's cache:
                                       shared notebook CSS written, that cache kept
 on_post_build               -200      after the last language: no sitemap without site_url;
@@ -246,6 +248,11 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             return output
         output = i18n_fixes.drop_hreflang_links(output)
         return i18n_fixes.search_base_per_language(output, page, config, building_language(config))
+
+    def on_post_template(self, output: str, template_name: str, config: MkDocsConfig):
+        if template_name != "404.html" or config.plugins.get("i18n") is None:
+            return output
+        return i18n_fixes.one_error_page(output, config, building_language(config))
 
     # ------------------------------------------------------------ after each language's build
 

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import os
 import re
 
 import pytest
@@ -44,6 +45,20 @@ def test_strict_build_writes_both_languages(built_site):
     assert '<html lang="ko"' in ko and '<html lang="en"' in en
     assert "<title>어텐션과 트랜스포머</title>" in ko
     assert re.search(r"<title>[^<]*Attention and the Transformer</title>", en)
+
+
+@pytest.mark.slow
+def test_the_404_page_is_korean_and_its_language_menu_leads_home(built_site):
+    """One 404.html serves every missing address: the default language's, its menu leading to
+    each language's home, no hreflang links (Material would fetch a sitemap for each)."""
+    from urllib.parse import urlsplit
+
+    page = (built_site / "404.html").read_text(encoding="utf-8")
+    assert '<html lang="ko"' in page and "<title>어텐션과 트랜스포머</title>" in page
+    assert not re.search(r"<link [^>]*hreflang", page)
+    home = urlsplit(os.environ.get("SITE_URL") or "/").path.rstrip("/") + "/"
+    menu = re.findall(r'<a href="([^"]*)" hreflang="(\w+)" class="md-select__link"', page)
+    assert menu == [(home, "ko"), (home + "en/", "en")], menu
 
 
 @pytest.mark.slow

@@ -140,6 +140,17 @@ def test_hreflang_links_go_and_other_languages_search_their_own_index():
                                             config("en"), "en")
 
 
+def test_the_one_404_page_is_the_default_languages_without_hreflang_links():
+    ko = '<html lang="ko">\n<link rel="alternate" href="/" hreflang="ko">\n<a href="/en/" hreflang="en">English</a>'
+    en = '<html lang="en">\n<link rel="alternate" href="/teaching/prompt-cards/" hreflang="ko">\n'
+    build = config("ko")  # one config object for every language's build, as static-i18n has it
+    kept = i18n_fixes.one_error_page(ko, build, "ko")
+    assert kept == '<html lang="ko">\n<a href="/en/" hreflang="en">English</a>'  # the menu stays
+    build.plugins["i18n"].current_language = "en"
+    assert i18n_fixes.one_error_page(en, build, "en") == kept  # the English build writes it again
+    assert i18n_fixes.one_error_page(en, config("en"), "en") == '<html lang="en">\n'  # a build without the default
+
+
 def test_the_merged_search_index_is_split_per_language(tmp_path):
     import json
 

@@ -5,7 +5,8 @@ versions it was written for (languages, "once per build" and event order are
 :mod:`coursebuild.state`):
 
 * :mod:`.i18n` — static-i18n with Material: one search index per language, no hreflang
-  links that make Material fetch sitemaps that do not exist, no sitemap without ``site_url``;
+  links that make Material fetch sitemaps that do not exist, one 404 page (the default
+  language's), no sitemap without ``site_url``;
 * :mod:`.jupyter` — static-i18n with mkdocs-jupyter: notebooks made pages again after
   static-i18n, their language alternates, mkdocs-jupyter's cache kept for both languages,
   and nbconvert's page cleaned up (shared CSS, no MathJax or CDN loaders, heading ids);

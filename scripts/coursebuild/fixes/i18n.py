@@ -12,7 +12,7 @@ import logging
 import re
 from pathlib import Path
 
-from ..state import default_language
+from ..state import build_state, default_language
 from .versions import written_for
 
 log = logging.getLogger("mkdocs.hooks.i18n")
@@ -55,6 +55,28 @@ def drop_hreflang_links(output: str) -> str:
     page to its translation; the head links were relative, which search engines ignore.
     """
     return _HREFLANG_LINK.sub("", output)
+
+
+@written_for("mkdocs", "mkdocs-material", "mkdocs-static-i18n")
+def one_error_page(output: str, config, lang: str) -> str:
+    """The site's one ``404.html``: the default language's, without hreflang links.
+
+    Why: static-i18n builds every language into the same site folder and MkDocs writes the
+    theme's 404.html in each of those builds, so the last language's page replaced the default
+    language's (ultrabug/mkdocs-static-i18n#284, open). That page was also drawn with another
+    page's language menu: static-i18n sets ``config.extra.alternate`` as an attribute for each
+    page and resets only the item ``config.extra["alternate"]`` when a language's build starts,
+    and MkDocs renders 404.html before that build's pages, so the English 404 page kept the
+    links of the last Korean page built (teaching/prompt-cards/): its menu led there, and
+    Material fetched teaching/prompt-cards/sitemap.xml for its hreflang links (two 404s in the
+    console). The default language's 404.html is drawn first, before any page sets that
+    attribute, with each language's home in the menu; it is kept, written again by every other
+    language's build, and its hreflang links go as on every page (:func:`drop_hreflang_links`).
+    """
+    kept = build_state(config, "error_page")
+    if lang == default_language(config) or "html" not in kept:
+        kept["html"] = drop_hreflang_links(output)
+    return kept["html"]
 
 
 @written_for("mkdocs-material", "mkdocs-static-i18n")
