@@ -9,15 +9,11 @@ at 390 × 844, and the static figure without JavaScript. (How fast they redraw i
 scripts/widget_benchmark.py.)
 """
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from test_site_browser import outside_requests
 
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -37,10 +33,8 @@ TOL = 1e-6
 
 
 @pytest.fixture(scope="module")
-def results(built_site):
-    """Both experiments' results in the cache the site was built from."""
-    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
-    report = load_report(out)
+def results(report):
+    """Both experiments' results in the cache the site was built from (conftest's ``report``)."""
     return {name: report[name].record["results"] for name in ("worked_examples", "cost")}
 
 

@@ -9,16 +9,12 @@ error, nothing from another host, no sideways scrolling at 390 × 844, and witho
 the static figure and its numbers.
 """
 
-import os
-from pathlib import Path
 
 import pytest
 from conftest import FITS_A_PHONE
 from test_reversal_widget_browser import watch_console
 from test_site_browser import outside_requests
 
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,10 +39,9 @@ def sel(name):
 
 
 @pytest.fixture(scope="module")
-def results(built_site):
-    """The figures experiment's results in the cache the site was built from."""
-    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
-    return load_report(out)["worked_examples"].record["results"]
+def results(report):
+    """The figures experiment's results in the cache the site was built from (conftest's ``report``)."""
+    return report["worked_examples"].record["results"]
 
 
 def open_widget(page, site_url, name, lang):

@@ -7,16 +7,12 @@ languages; then focus, labels, console, outside requests, 390 px phones, and no 
 widgets drawn, with every other page: test_accessibility_browser.py).
 """
 
-import os
-from pathlib import Path
 
 import pytest
 from conftest import FITS_A_PHONE
 from test_reversal_widget_browser import watch_console
 from test_site_browser import outside_requests
 
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,10 +39,9 @@ MASK_CELLS = """(sel) => Array.from(document.querySelectorAll(sel + ' table')).m
 
 
 @pytest.fixture(scope="module")
-def widgets(built_site):
-    """The reversal experiment's widget data in the cache the site was built from."""
-    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
-    return load_report(out)["reversal"].record["results"]["widgets"]
+def widgets(report):
+    """The reversal experiment's widget data in the cache the site was built from (conftest's ``report``)."""
+    return report["reversal"].record["results"]["widgets"]
 
 
 def open_widget(page, site_url, lang, selector):

@@ -6,15 +6,11 @@ transformer.js's decoding of the served model against PyTorch's reference
 tests/pages/test_javascript_numerics.py.
 """
 
-import os
-from pathlib import Path
 
 import pytest
 from conftest import FITS_A_PHONE
 from test_site_browser import outside_requests
 
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,10 +21,9 @@ BAD_INPUT = {"ko": "숫자(0–9)만", "en": "Type 1 to 8 digits"}
 TOO_LONG = {"ko": "숫자가 9개입니다", "en": "That is 9 digits"}
 
 @pytest.fixture(scope="module")
-def record(built_site):
-    """The reversal experiment's record in the cache the site was built from."""
-    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
-    return load_report(out)["reversal"].record
+def record(report):
+    """The reversal experiment's record in the cache the site was built from (conftest's ``report``)."""
+    return report["reversal"].record
 
 
 def watch_console(page):

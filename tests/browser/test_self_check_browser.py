@@ -8,8 +8,6 @@ import pytest
 
 from coursebuild.pipeline import site as pipeline_site
 from coursebuild.content import selfcheck
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
 
 from test_accessibility_browser import blocking, run_axe, switch_palette
 
@@ -22,8 +20,8 @@ WORDS = {"ko": {"right": "맞습니다.", "wrong": "아직 아닙니다.", "prog
 
 
 @pytest.fixture(scope="module")
-def questions():
-    results = pipeline_site.data_from_report(load_report(DEFAULT_OUT))
+def questions(report):
+    results = pipeline_site.data_from_report(report)
     return [(q, selfcheck.expected(q, results) if q["type"] == "number" else None)
             for q in selfcheck.load()[LESSON[0]]]
 

@@ -6,16 +6,12 @@ reference (``translation-reference.json``: every held-out sentence's tokens and 
 runs in Node: tests/pages/test_javascript_numerics.py.
 """
 
-import os
-from pathlib import Path
 
 import pytest
 from conftest import FITS_A_PHONE
 from test_reversal_widget_browser import focus_ring, watch_console
 from test_site_browser import outside_requests
 
-from coursebuild.paths import DEFAULT_OUT
-from coursebuild.pipeline.runner import load_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,9 +28,8 @@ WEIGHTS = f"Array.from(document.querySelectorAll('{TRANSLATOR} .widget-bars td')
 
 
 @pytest.fixture(scope="module")
-def results(built_site):
-    out = Path(os.environ.get("TUTORIAL_EXPERIMENTS_OUT") or DEFAULT_OUT)
-    return load_report(out)["translation"].record["results"]
+def results(report):
+    return report["translation"].record["results"]
 
 
 def ready(page, selector=TRANSLATOR):

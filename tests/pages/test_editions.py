@@ -1,4 +1,4 @@
-"""Two editions from one source (coursebuild/editions.py): the switch, the edition blocks, and a
+"""Two editions from one source (coursebuild/outputs/editions.py): the switch, the edition blocks, and a
 student edition built for real that holds no answer text anywhere (HTML, search index,
 notebooks, PDFs, archives); the instructor pack every build writes next to the site.
 """

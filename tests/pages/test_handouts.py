@@ -83,12 +83,8 @@ def test_each_lesson_page_links_its_handout(built_site, lang):
         assert target.is_file()
 
 
-def test_the_answered_version_holds_the_answers_and_reuses_its_cache(built_site, tmp_path):
+def test_the_answered_version_holds_the_answers_and_reuses_its_cache(report, tmp_path):
     """What the instructor pack calls: the same handout with the worked answers, cached."""
-    from coursebuild.paths import DEFAULT_OUT
-    from coursebuild.pipeline.runner import load_report
-
-    report = load_report(DEFAULT_OUT)
     figs = {(o.name, stem): p for o in report.outcomes for stem, p in o.figure_paths("en").items()}
     lesson = LESSONS[1]
     args = (lesson, "en", pipeline_site.data_from_report(report), lambda e, s: figs[(e, s)])

@@ -1,4 +1,4 @@
-"""The self-checked questions as Moodle XML and QTI (coursebuild/lms.py), checked against the
+"""The self-checked questions as Moodle XML and QTI (coursebuild/outputs/lms.py), checked against the
 source: every question's text, answer and tolerance, every choice and which one is right.
 
 The files are written from the results the site was built from (a missing one fails); the slow test

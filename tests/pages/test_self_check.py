@@ -1,4 +1,4 @@
-"""Self-checked questions (docs/questions/self-check.yml, coursebuild/selfcheck.py): at least three
+"""Self-checked questions (docs/questions/self-check.yml, coursebuild/content/selfcheck.py): at least three
 per lesson, numbers and multiple choice, both languages, answers taken from the build's results;
 a broken source names the file, the question and the field; the built lesson pages carry the
 forms with this build's answers.
