@@ -49,7 +49,7 @@ def items(lang: str, results: dict, lessons: dict | None = None) -> list[dict]:
             item = {"lesson": n, "id": q["id"], "type": q["type"],
                     "text": selfcheck.filled(selfcheck.entry_text(q, lang, lang, q["id"]), ctx).strip()}
             if q["type"] == "number":
-                item.update(answer=selfcheck.expected(q, results), tolerance=float(q["tolerance"]),
+                item.update(answer=selfcheck.expected(q, results), tolerance=selfcheck.tolerance(q),
                             explain=selfcheck.filled(selfcheck.entry_text(q, "explain", lang, q["id"]), ctx).strip())
             else:
                 item["choices"] = [{"text": selfcheck.filled(selfcheck.entry_text(c, lang, lang, q["id"]), ctx).strip(),
