@@ -139,6 +139,8 @@ def test_the_marker_draws_forms_with_the_results_answer(results, monkeypatch):
     by_id = {q["id"]: q for q in selfcheck.load()[3]}
     for form in forms:
         q = by_id[form["id"]]
+        # lettered, so that 3.B is never taken for check question 3.2 on the same page
+        assert form.select_one(".self-check__number").get_text() == f"3.{'ABCDEFGH'[list(by_id).index(q['id'])]}"
         if q["type"] == "number":
             assert float(form["data-answer"]) == selfcheck.expected(q, results)
             assert float(form["data-tolerance"]) == accepted_distance(q)

@@ -191,6 +191,14 @@ def _selected(which: str | None, lessons: dict) -> int:
     return int(which)
 
 
+def number_label(n: int, i: int) -> str:
+    """A self-checked question's number on the page: lesson 3's second is 3.B, so that it is never
+    confused with check question 3.2 on the same page."""
+    if not 1 <= i <= 26:
+        raise ValueError(f"lesson {n}: self-checked question {i}; at most 26 a lesson (3.A to 3.Z)")
+    return f"{n}.{chr(ord('A') + i - 1)}"
+
+
 def render(n: int, questions: list[dict], ctx) -> str:
     """Lesson ``n``'s questions as one raw-HTML block (forms the widget script checks)."""
     lang, w = ctx.lang, WORDS[ctx.lang]
@@ -205,7 +213,7 @@ def render(n: int, questions: list[dict], ctx) -> str:
         if q["type"] == "number":
             attrs += f' data-answer="{expected(q, ctx.results)!r}" data-tolerance="{tolerance(q)!r}"'
         out.append(f'<form class="self-check__item" id="{qid}" {attrs} novalidate>')
-        out.append(f'<fieldset><legend><span class="self-check__number">{n}.{i}</span> '
+        out.append(f'<fieldset><legend><span class="self-check__number">{number_label(n, i)}</span> '
                    f'<span class="self-check__text">{text}</span></legend>')
         if q["type"] == "number":
             out.append(f'<label class="self-check__label" for="{qid}-input">{w["answer"]}</label> '
