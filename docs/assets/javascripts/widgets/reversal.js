@@ -28,7 +28,7 @@
       short: function (max) { return "이 모델은 " + max + "자리 숫자로만 학습했습니다. " + max + "자리가 아니면 틀린 답을 쓸 수 있습니다."; },
       siteModel: function (max) { return "사용 중인 모델: 사이트의 모델 (빌드가 " + max + "자리 숫자로 학습시킨 모델)"; },
       trainedModel: function (steps, exact, max) {
-        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "단계 학습, 테스트 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
+        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "단계 학습, 검증 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
       },
       back: "사이트의 모델로 돌아가기",
       type: function (max) { return "숫자를 " + max + "개까지 입력하고 디코딩을 누르세요."; },
@@ -66,7 +66,7 @@
       short: function (max) { return "The model was trained on " + max + "-digit sequences only; with another length it may write a wrong answer."; },
       siteModel: function (max) { return "Model in use: the site's model (trained by the build on " + max + "-digit sequences)."; },
       trainedModel: function (steps, exact, max) {
-        return "Model in use: the model you trained: " + steps + " steps, exact match on the test sequences " + exact + " (trained on " + max + "-digit sequences).";
+        return "Model in use: the model you trained: " + steps + " steps, exact match on the validation sequences " + exact + " (trained on " + max + "-digit sequences).";
       },
       back: "Back to the site's model",
       type: function (max) { return "Type up to " + max + " digits and press Decode."; },
