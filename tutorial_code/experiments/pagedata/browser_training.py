@@ -45,10 +45,6 @@ def page_data(cfg, results, files, out_dir) -> dict:
         "switches": switches, "runs": runs, "agree": dict(AGREE),
     }
     default = next(r for r in runs if r["name"] == "default") if "default" in results["runs"] else runs[0]
-    by_name = {r["name"]: r for r in runs}
-
-    def stop(name, key):  # a run's step, 0 when the run is absent (tiny) or never got there
-        return (by_name.get(name) or {}).get(key) or 0
     return {"widgets": {"train": train},
             "page": {"n_runs": len(runs), "agree_within_steps": AGREE["evals_within"] * cfg.eval_every,
                      "agree_exact_within": AGREE["exact_within"],
@@ -56,9 +52,7 @@ def page_data(cfg, results, files, out_dir) -> dict:
                      "agree_diverged_within": AGREE["diverged_steps_within"],
                      "default_reached_step": default["reached_step"] or 0,
                      "warmup_steps": cfg.optimiser.warmup_steps,
-                     "one_cycle_pct": round(100 * cfg.optimiser.pct_start, 6),
-                     "diverged_step": stop("lr=10000", "diverged_step"),
-                     "diverged_nonfinite": (by_name.get("lr=10000") or {}).get("nonfinite") or "none"}}
+                     "one_cycle_pct": round(100 * cfg.optimiser.pct_start, 6)}}
 
 
 CHECKS = {

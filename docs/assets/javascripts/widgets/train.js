@@ -327,6 +327,7 @@
           ? "finite" : "broken";
         root.dataset.state = "diverged";
         root.dataset.nonfinite = m.nonfinite;
+        root.dataset.divergedStep = String(m.step);
         ui.status.textContent = t.diverged(m.step, t.what[m.nonfinite]);
         stop();
         finish({ reached_step: null, diverged_step: m.step, nonfinite: m.nonfinite, exact: state.exact || 0, steps: m.step - 1 });
@@ -343,6 +344,7 @@
     function clear() {
       state.losses = []; state.cross = null; state.exact = undefined; state.result = null;
       ui.compare.textContent = ""; delete root.dataset.compare;
+      delete root.dataset.nonfinite; delete root.dataset.divergedStep;
       ui.use.style.display = "none";
     }
 
