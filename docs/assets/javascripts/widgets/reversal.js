@@ -8,7 +8,7 @@
 // The model the reader trains in the page (widgets/train.js) can take the site's model's place:
 // train.js dispatches "course:trained-model" on the document with detail {config, tokens,
 // weights: {name: {rows, cols, data}}, tied, steps, exact, length}; the widget builds that model
-// with Transformer.fromTensors (as Trainer.initModel does), says which model is in use, takes
+// with Transformer.fromTensors (as TrainerTask.initModel does), says which model is in use, takes
 // its digit limits from it (`length` digits; the site's model: its manifest's max_digits),
 // decodes the current input again, and offers a button back to the site's model.
 (function () {
@@ -318,7 +318,7 @@
     });
   }
 
-  // the model of a "course:trained-model" event's detail, as Trainer.initModel builds one: the
+  // the model of a "course:trained-model" event's detail, as TrainerTask.initModel builds one: the
   // trainer's config with LayerNorm's eps and the padding id, the tensors copied (the trainer may
   // go on changing its own), the output projection tied as the detail says. A detail that cannot
   // make a working model throws a problem: the key of LABELS.*.problems and its arguments.
