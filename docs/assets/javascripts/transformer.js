@@ -13,18 +13,17 @@
 // The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
 // Each forward function keeps what its backward pass needs, and the backward pass sits beside it
 // (…Backward): the same forward pass serves inference and training (trainer.js), and the tests
-// (tests/package/test_trainer_node.py, in Node) compare every parameter's gradient with
-// PyTorch's loss.backward().
+// compare every parameter's gradient with PyTorch's loss.backward() (in Node).
 (/** @param {any} global */ function (global) {
   "use strict";
   /** @type {any} */
-  const G = globalThis;  // CourseMath (maths.js) is read from here when a function runs
+  const G = globalThis;  // for CourseMath (maths.js)
 
   /** @typedef {{rows: number, cols: number, data: Float32Array}} Matrix */
-  /** @typedef {Matrix & {xhat: Matrix, inv: Float32Array}} NormedMatrix  a LayerNorm's output */
+  /** @typedef {Matrix & {xhat: Matrix, inv: Float32Array}} NormedMatrix */
   /** @typedef {{arrays: Float32Array[], next: number}} Arena */
   /** @typedef {((i: number, j: number) => boolean) | null | undefined} Mask  true: "may attend" */
-  /** @typedef {{b: number, head: number, dK: number, Lq: number, Lk: number, qRow: number, kRow: number, col: number}} Part */
+  /** @typedef {{b?: number, head?: number, dK: number, Lq: number, Lk: number, qRow: number, kRow: number, col: number}} Part */
 
   // ---------------------------------------------------------------- matrices
   // a matrix is {rows, cols, data: Float32Array}, row-major like a contiguous torch tensor
@@ -33,16 +32,14 @@
     return { rows: rows, cols: cols, data: data || new Float32Array(rows * cols) };
   }
 
-  // An arena recycles arrays: a training step makes the same matrices in the same order at every
-  // step, so a caller that passes an arena (trainer.js passes one to seq2seqLoss) gets, instead
-  // of new arrays for the garbage collector to clear away, the arrays of its previous call with
-  // that arena, zeroed. So nothing a call made with an arena returns may be kept past the next
-  // call with the same arena (seq2seqLoss returns only its loss, a number). Without an arena
-  // (inference, the gradients' tree) every array is new, and the caller may keep it.
+  // An arena recycles arrays: a training step makes the same matrices in the same order each
+  // step, so a call given an arena (trainer.js gives seq2seqLoss one) reuses, zeroed, the arrays
+  // of the previous call with it: keep nothing such a call returns (seq2seqLoss returns a number).
+  // Without an arena every array is new, and the caller may keep it.
   /** @returns {Arena} */
   function arena() { return { arrays: [], next: 0 }; }
 
-  /** n zeros, from the arena when there is one @param {Arena | null | undefined} mem @param {number} n */
+  // n zeros, from the arena when there is one
   function zeros(mem, n) {
     if (!mem) return new Float32Array(n);
     let a = mem.arrays[mem.next];
@@ -52,17 +49,17 @@
     return a;
   }
 
-  /** a (rows, cols) matrix of zeros @param {Arena | null | undefined} mem @param {number} rows @param {number} cols @returns {Matrix} */
+  // a (rows, cols) matrix of zeros
   function alloc(mem, rows, cols) { return matrix(rows, cols, zeros(mem, rows * cols)); }
 
-  /** a + b, same shape (the residual connection) @param {Matrix} a @param {Matrix} b @param {Arena} [mem] */
+  // a + b, same shape (the residual connection)
   function add(a, b, mem) {
     const out = alloc(mem, a.rows, a.cols);
     for (let i = 0; i < a.data.length; i++) out.data[i] = a.data[i] + b.data[i];
     return out;
   }
 
-  /** a += b: gradients that meet (a residual, a shared input) add up @param {Matrix} a @param {Matrix} b */
+  // a += b: gradients that meet (a residual, a shared input) add up
   function addInto(a, b) {
     for (let i = 0; i < a.data.length; i++) a.data[i] += b.data[i];
     return a;
@@ -75,7 +72,6 @@
 
   // a · b over n numbers of two Float32Arrays from offsets a0 and b0 (attention's query · key);
   // four running sums, so the additions do not wait on each other
-  /** @param {Float32Array} a @param {number} a0 @param {Float32Array} b @param {number} b0 @param {number} n */
   function dot(a, a0, b, b0, n) {
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0, j = 0;
     for (; j + 3 < n; j += 4) {
@@ -93,7 +89,6 @@
   // time: twelve sums that share their loads, which is what makes it fast; the rows and columns
   // left over go one sum at a time (sumInto). Every sum runs over j in order, so a row's result
   // never depends on its neighbours (a sequence decoded alone or in a batch gives the same numbers)
-  /** @param {Matrix} a @param {Matrix} b @param {Matrix} out @param {boolean} add @returns {Matrix} */
   function matmulT(a, b, out, add) {
     const m = a.rows, p = b.rows, n = a.cols, A = a.data, Bt = b.data, C = out.data;
     let i = 0;
@@ -130,25 +125,22 @@
   }
 
   // one entry of matmulT: out[r][c] (+)= a's row r · b's row c, one sum in order over j
-  /** @param {Float32Array} A @param {number} r @param {Float32Array} Bt @param {number} c @param {number} n
-   *  @param {Float32Array} C @param {number} p @param {boolean} add */
   function sumInto(A, r, Bt, c, n, C, p, add) {
     let s = 0;
     for (let j = 0; j < n; j++) s += A[r * n + j] * Bt[c * n + j];
     C[r * p + c] = (add ? C[r * p + c] : 0) + s;
   }
 
-  /** @typedef {{weight: Matrix, bias: Matrix}} LinearParams  nn.Linear's, or nn.LayerNorm's γ and β */
+  /** @typedef {{weight: Matrix, bias: Matrix}} LinearParams */
 
   // nn.Linear: y = x Wᵀ + b, with W stored (out_features, in_features) as PyTorch does
-  /** @param {Matrix} x @param {LinearParams} p @param {Arena} [mem] */
   function linear(x, p, mem) {
     const n = p.weight.rows, b = p.bias.data, y = matmulT(x, p.weight, alloc(mem, x.rows, n), false), Y = y.data;
     for (let i = 0; i < x.rows; i++) for (let o = 0; o < n; o++) Y[i * n + o] += b[o];
     return y;
   }
 
-  /** mᵀ, so that a column of m becomes a contiguous row @param {Matrix} m @param {Arena} [mem] */
+  // mᵀ, so that a column of m becomes a contiguous row
   function transposed(m, mem) {
     const t = alloc(mem, m.cols, m.rows), M = m.data, T = t.data;
     for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) T[j * m.rows + i] = M[i * m.cols + j];
@@ -157,7 +149,6 @@
 
   // backward: dx = dy W = dy (Wᵀ)ᵀ, dW += dyᵀ x = (dyᵀ)(xᵀ)ᵀ, db += the column sums of dy; both
   // products go through matmulT, which needs W, dy and x transposed once per call
-  /** @param {Matrix} dy @param {Matrix} x @param {LinearParams} p @param {LinearParams} g @param {Arena} [mem] */
   function linearBackward(dy, x, p, g, mem) {
     const dyT = transposed(dy, mem), R = x.rows, gb = g.bias.data, D = dyT.data;
     const dx = matmulT(dy, transposed(p.weight, mem), alloc(mem, R, p.weight.cols), false);
@@ -172,7 +163,6 @@
 
   // nn.LayerNorm over each row's D features (biased variance, as PyTorch); y keeps the
   // normalised rows (xhat) and 1/σ of each row (inv) for the backward pass
-  /** @param {Matrix} x @param {LinearParams} p @param {number} eps @param {Arena} [mem] @returns {NormedMatrix} */
   function layerNorm(x, p, eps, mem) {
     const D = x.cols;
     const y = Object.assign(alloc(mem, x.rows, D), { xhat: alloc(mem, x.rows, D), inv: zeros(mem, x.rows) });
@@ -193,7 +183,6 @@
 
   // backward, y the forward's output: with dĥ = dy·γ, dx = (dĥ − mean(dĥ) − x̂·mean(dĥ·x̂)) / σ;
   // dγ += dy·x̂, dβ += dy
-  /** @param {Matrix} dy @param {NormedMatrix} y @param {LinearParams} p @param {LinearParams} g @param {Arena} [mem] */
   function layerNormBackward(dy, y, p, g, mem) {
     const D = y.cols, dx = alloc(mem, y.rows, D), xhat = y.xhat.data, dh = new Float64Array(D);
     for (let i = 0; i < y.rows; i++) {
@@ -219,8 +208,8 @@
   // of `output`, the weights (L_q, L_k) to `weights` from row at.qRow. mask(i, j) true = "may
   // attend" (the package's convention). scale is the scores' factor, as the Python's scale=:
   // null or undefined means ÷ √d_k; 1 leaves the division out (lesson 8's "unscaled" switch).
-  /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} mask @param {number | null | undefined} scale
-   *  @param {Omit<Part, "b" | "head">} at @param {Matrix} output @param {Matrix} weights */
+  /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} mask @param {?number} scale
+   *  @param {Part} at @param {Matrix} output @param {Matrix} weights */
   function attendHead(q, k, v, mask, scale, at, output, weights) {
     const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = Math.sqrt(dK);
     const Q = q.data, K = k.data, V = v.data, O = output.data;
@@ -246,7 +235,7 @@
   // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k (× scale instead of ÷ √d_k when scale is given).
   // Adds into the same part of dq, dk and dv.
   /** @param {Matrix} dOut @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Matrix} weights
-   *  @param {number | null | undefined} scale @param {Omit<Part, "b" | "head">} at @param {Matrix} dq @param {Matrix} dk @param {Matrix} dv */
+   *  @param {?number} scale @param {Part} at @param {Matrix} dq @param {Matrix} dk @param {Matrix} dv */
   function attendHeadBackward(dOut, q, k, v, weights, scale, at, dq, dk, dv) {
     const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = Math.sqrt(dK);
     const dO = dOut.data, Q = q.data, K = k.data, V = v.data, dQ = dq.data, dKs = dk.data, dVs = dv.data;
@@ -277,7 +266,7 @@
   // scaled_dot_product_attention itself, for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_k),
   // scale as the Python's (null: ÷ √d_k). Returns {output, weights}. (Training goes through
   // multiHeadAttention, whose backward calls attendHeadBackward for each head.)
-  /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} [mask] @param {number | null} [scale] */
+  /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} [mask] @param {?number} [scale] */
   function scaledDotProductAttention(q, k, v, mask, scale) {
     const output = matrix(q.rows, v.cols), weights = matrix(q.rows, k.rows);
     attendHead(q, k, v, mask, scale, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, output, weights);
@@ -290,8 +279,7 @@
   // only attention looks at one sequence at a time. split_heads is a choice of columns (head h is
   // the d_k columns from h·d_k of Q, K and V) and merge_heads writes each head's output back into
   // its columns: attendHead reads and writes them in place, so neither copies anything.
-  /** where each (sequence, head) lies, sequence by sequence
-   *  @param {number} B @param {number} nHeads @param {number} dK @param {number} Lq @param {number} Lk */
+  // where each (sequence, head) lies, sequence by sequence
   function parts(B, nHeads, dK, Lq, Lk) {
     /** @type {Part[]} */
     const out = [];
@@ -307,7 +295,7 @@
   // scale: the scores' factor (null: ÷ √d_k), as MultiHeadAttention's scale=.
   /** @typedef {{W_Q: LinearParams, W_K: LinearParams, W_V: LinearParams, W_O: LinearParams}} AttentionParams */
   /** @param {AttentionParams} p @param {number} nHeads @param {Matrix} xQ @param {Matrix | null} xKV @param {Mask[]} masks
-   *  @param {number | null | undefined} scale @param {Arena} [mem] */
+   *  @param {?number} scale @param {Arena} [mem] */
   function multiHeadAttention(p, nHeads, xQ, xKV, masks, scale, mem) {
     const source = xKV || xQ, B = masks.length, Lq = xQ.rows / B, Lk = source.rows / B;
     const q = linear(xQ, p.W_Q, mem), k = linear(source, p.W_K, mem), v = linear(source, p.W_V, mem);
@@ -322,8 +310,6 @@
 
   // backward: W_O, then each sequence's heads, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
   // self-attention the source is xQ, so dxQ holds both and dSource is null.
-  /** @param {Matrix} dOut @param {ReturnType<typeof multiHeadAttention>} r @param {AttentionParams} p @param {AttentionParams} g
-   *  @param {Arena} [mem] @returns {{dxQ: Matrix, dSource: Matrix | null}} */
   function multiHeadAttentionBackward(dOut, r, p, g, mem) {
     const dMerged = linearBackward(dOut, r.merged, p.W_O, g.W_O, mem);
     const dq = alloc(mem, r.q.rows, r.q.cols), dk = alloc(mem, r.k.rows, r.k.cols), dv = alloc(mem, r.v.rows, r.v.cols);
@@ -336,7 +322,6 @@
 
   // ---------------------------------------------------------------- position.py
   // the (L, D) table as a float32 matrix; each entry is CourseMath.sinusoid (maths.js)
-  /** @param {number} length @param {number} D */
   function sinusoidalTable(length, D) {
     const pe = matrix(length, D);  // kept: never an arena's
     for (let pos = 0; pos < length; pos++) {
@@ -346,8 +331,7 @@
   }
 
   // ---------------------------------------------------------------- layers.py
-  /** @typedef {{W_1: LinearParams, W_2: LinearParams}} FeedForwardParams */
-  /** W_2(relu(W_1 x)) @param {FeedForwardParams} p @param {Matrix} x @param {Arena} [mem] */
+  // W_2(relu(W_1 x))
   function positionwiseFeedForward(p, x, mem) {
     const hidden = linear(x, p.W_1, mem);
     for (let i = 0; i < hidden.data.length; i++) hidden.data[i] = Math.max(0, hidden.data[i]);
@@ -355,44 +339,33 @@
   }
 
   // backward: through W_2, then ReLU passes the gradient where its output is positive, then W_1
-  /** @param {Matrix} dy @param {ReturnType<typeof positionwiseFeedForward>} r @param {FeedForwardParams} p
-   *  @param {FeedForwardParams} g @param {Arena} [mem] */
   function positionwiseFeedForwardBackward(dy, r, p, g, mem) {
     const dHidden = linearBackward(dy, r.hidden, p.W_2, g.W_2, mem);
     for (let i = 0; i < dHidden.data.length; i++) if (!(r.hidden.data[i] > 0)) dHidden.data[i] = 0;
     return linearBackward(dHidden, r.x, p.W_1, g.W_1, mem);
   }
 
-  /** @typedef {{norm: LinearParams}} SublayerParams */
   /** @typedef {{d_model: number, n_heads: number, d_ff: number, n_layers: number, norm_first: boolean, position: string,
    *    pad_id: number, eps: number, vocab_size?: number, attention_scale?: number | null}} ModelConfig */
-  /** @typedef {{output: Matrix, weights: Matrix[] | null}} SublayerResult */
 
   // SublayerConnection: post-LN norm(x + sublayer(x)), or pre-LN x + sublayer(norm(x))
-  /** @template {SublayerResult} R
-   *  @param {SublayerParams} p @param {ModelConfig} cfg @param {Matrix} x @param {(y: Matrix) => R} sublayer @param {Arena} [mem] */
   function sublayerConnection(p, cfg, x, sublayer, mem) {
     if (cfg.norm_first) {
       const normed = layerNorm(x, p.norm, cfg.eps, mem), r = sublayer(normed);
-      return { x: /** @type {Matrix} */ (add(x, r.output, mem)), weights: r.weights, inner: r, normed: normed };
+      return { x: add(x, r.output, mem), weights: r.weights, inner: r, normed: normed };
     }
     const r = sublayer(x), normed = layerNorm(add(x, r.output, mem), p.norm, cfg.eps, mem);
-    return { x: /** @type {Matrix} */ (normed), weights: r.weights, inner: r, normed: normed };
+    return { x: normed, weights: r.weights, inner: r, normed: normed };
   }
 
   // backward: the residual hands its gradient to both branches, which add up;
   // sublayerBackward(dOut, inner) is the backward of the sub-layer
-  /** @template R
-   *  @param {Matrix} dy @param {{inner: R, normed: NormedMatrix}} s @param {SublayerParams} p @param {SublayerParams} g
-   *  @param {ModelConfig} cfg @param {(d: Matrix, inner: R) => Matrix} sublayerBackward @param {Arena} [mem] */
   function sublayerConnectionBackward(dy, s, p, g, cfg, sublayerBackward, mem) {
     if (cfg.norm_first) return addInto(layerNormBackward(sublayerBackward(dy, s.inner), s.normed, p.norm, g.norm, mem), dy);
     const dSum = layerNormBackward(dy, s.normed, p.norm, g.norm, mem);
     return addInto(sublayerBackward(dSum, s.inner), dSum);
   }
 
-  /** @typedef {{self_attn: AttentionParams, ffn: FeedForwardParams, sublayer1: SublayerParams, sublayer2: SublayerParams}} EncoderLayerParams */
-  /** @param {EncoderLayerParams} p @param {ModelConfig} cfg @param {Matrix} x @param {Mask[]} masks @param {Arena} [mem] */
   function encoderLayer(p, cfg, x, masks, mem) {
     const a = sublayerConnection(p.sublayer1, cfg, x, function (y) {
       return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, masks, cfg.attention_scale, mem);
@@ -401,8 +374,6 @@
     return { x: f.x, weights: a.weights, a: a, f: f };
   }
 
-  /** @param {Matrix} dy @param {ReturnType<typeof encoderLayer>} r @param {EncoderLayerParams} p @param {EncoderLayerParams} g
-   *  @param {ModelConfig} cfg @param {Arena} [mem] */
   function encoderLayerBackward(dy, r, p, g, cfg, mem) {
     const dA = sublayerConnectionBackward(dy, r.f, p.sublayer2, g.sublayer2, cfg, function (d, inner) {
       return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn, mem);
@@ -412,9 +383,6 @@
     }, mem);
   }
 
-  /** @typedef {EncoderLayerParams & {cross_attn: AttentionParams, sublayer3: SublayerParams}} DecoderLayerParams */
-  /** @param {DecoderLayerParams} p @param {ModelConfig} cfg @param {Matrix} x @param {Matrix} memory
-   *  @param {Mask[]} selfMasks @param {Mask[]} memoryMasks @param {Arena} [mem] */
   function decoderLayer(p, cfg, x, memory, selfMasks, memoryMasks, mem) {
     const s = sublayerConnection(p.sublayer1, cfg, x, function (y) {
       return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMasks, cfg.attention_scale, mem);
@@ -427,15 +395,13 @@
   }
 
   // backward; the cross-attention's gradient for the encoder output is added into dMemory
-  /** @param {Matrix} dy @param {ReturnType<typeof decoderLayer>} r @param {DecoderLayerParams} p @param {DecoderLayerParams} g
-   *  @param {ModelConfig} cfg @param {Matrix} dMemory @param {Arena} [mem] */
   function decoderLayerBackward(dy, r, p, g, cfg, dMemory, mem) {
     const dC = sublayerConnectionBackward(dy, r.f, p.sublayer3, g.sublayer3, cfg, function (d, inner) {
       return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn, mem);
     }, mem);
     const dS = sublayerConnectionBackward(dC, r.c, p.sublayer2, g.sublayer2, cfg, function (d, inner) {
       const b = multiHeadAttentionBackward(d, inner, p.cross_attn, g.cross_attn, mem);
-      addInto(dMemory, /** @type {Matrix} */ (b.dSource));
+      addInto(dMemory, b.dSource);
       return b.dxQ;
     }, mem);
     return sublayerConnectionBackward(dS, r.s, p.sublayer1, g.sublayer1, cfg, function (d, inner) {
@@ -444,10 +410,8 @@
   }
 
   // ---------------------------------------------------------------- models.py
-  /** @typedef {{embed: {tokens: {weight: Matrix}}, encoder: {layers: EncoderLayerParams[], norm: LinearParams},
-   *    decoder: {layers: DecoderLayerParams[], norm: LinearParams}, out: LinearParams}} ModelParams */
   /** @typedef {{pad_id: number, bos_id: number, eos_id: number, digit0?: number, names?: string[]}} Tokens */
-  /** @typedef {{cfg: ModelConfig, params: ModelParams, tokens: Tokens, manifest?: any}} Model */
+  /** @typedef {{cfg: ModelConfig, params: any, tokens: Tokens, manifest?: any}} Model */
 
   // Embedding: token vector × √D plus the sinusoidal table (§3.4, §3.5); position "none"
   // leaves the table out (lesson 6's switch)
@@ -455,7 +419,6 @@
   // longer sequences come (float32, as the model's buffer)
   /** @type {Map<number, Matrix>} */
   const tables = new Map();
-  /** @param {number} length @param {number} D */
   function tableFor(length, D) {
     let pe = tables.get(D);
     if (!pe || pe.rows < length) { pe = sinusoidalTable(Math.max(length, 64), D); tables.set(D, pe); }
@@ -463,7 +426,6 @@
   }
 
   // seqs: B lists of token ids of one length L → (B·L, D); row b·L + i is position i
-  /** @param {Model} model @param {number[][]} seqs @param {Arena} [mem] */
   function embed(model, seqs, mem) {
     const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, L = seqs[0].length;
     const x = alloc(mem, seqs.length * L, D), scale = Math.sqrt(D);
@@ -479,7 +441,6 @@
 
   // backward: each token's row of the embedding matrix gets √D × its position's gradient (the
   // table is fixed); with tied embeddings the same matrix also gets the output projection's
-  /** @param {Matrix} dx @param {Model} model @param {number[][]} seqs @param {ModelParams} g */
   function embedBackward(dx, model, seqs, g) {
     const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D), L = seqs[0].length;
     seqs.forEach(function (tokens, b) {
@@ -489,21 +450,17 @@
     });
   }
 
-  /** pre-LN stacks end with a LayerNorm (GPT-2) @param {Model} model @param {"encoder" | "decoder"} stack
-   *  @param {Matrix} x @param {Arena} [mem] @returns {Matrix} */
+  // pre-LN stacks end with a LayerNorm (GPT-2)
   function finalNorm(model, stack, x, mem) {
     return model.cfg.norm_first ? layerNorm(x, model.params[stack].norm, model.cfg.eps, mem) : x;
   }
 
-  /** @param {Model} model @param {"encoder" | "decoder"} stack @param {Matrix} dy @param {Matrix} y @param {ModelParams} g
-   *  @param {Arena} [mem] */
   function finalNormBackward(model, stack, dy, y, g, mem) {
     return model.cfg.norm_first
       ? layerNormBackward(dy, /** @type {NormedMatrix} */ (y), model.params[stack].norm, g[stack].norm, mem) : dy;
   }
 
   // the sequences of a batch share one length (padded with pad_id, as the Python's batches)
-  /** @param {number[][]} seqs */
   function sameLength(seqs) {
     if (!seqs.every(function (s) { return s.length === seqs[0].length; })) {
       throw new Error("the sequences of a batch must have one length: pad the shorter ones with pad_id");
@@ -517,23 +474,19 @@
   /** @param {Model} model @param {number[][]} srcs @param {Arena} [mem] */
   function encode(model, srcs, mem) {
     const cfg = model.cfg;
-    /** @type {Matrix[][]} */
     const weights = [];
-    /** @type {ReturnType<typeof encoderLayer>[]} */
     const layers = [];
-    /** @type {Mask[]} */
     const srcMasks = sameLength(srcs).map(function (src) { return G.CourseMath.paddingMask(src, cfg.pad_id); });
     let x = embed(model, srcs, mem);
     model.params.encoder.layers.forEach(function (p) {
       const r = encoderLayer(p, cfg, x, srcMasks, mem);
       x = r.x;
-      weights.push(/** @type {Matrix[]} */ (r.weights));
+      weights.push(r.weights);
       layers.push(r);
     });
     return { memory: finalNorm(model, "encoder", x, mem), srcMasks: srcMasks, weights: weights, srcs: srcs, layers: layers };
   }
 
-  /** @param {Model} model @param {ReturnType<typeof encode>} enc @param {Matrix} dMemory @param {ModelParams} g @param {Arena} [mem] */
   function encodeBackward(model, enc, dMemory, g, mem) {
     let dx = finalNormBackward(model, "encoder", dMemory, enc.memory, g, mem);
     for (let l = enc.layers.length - 1; l >= 0; l--) {
@@ -542,7 +495,7 @@
     embedBackward(dx, model, enc.srcs, g);
   }
 
-  /** the last row of each of the B sequences: (B, cols) @param {Matrix} x @param {number} B @param {Arena} [mem] */
+  // the last row of each of the B sequences: (B, cols)
   function lastRows(x, B, mem) {
     const L = x.rows / B, out = alloc(mem, B, x.cols);
     for (let b = 0; b < B; b++) out.data.set(x.data.subarray(((b + 1) * L - 1) * x.cols, (b + 1) * L * x.cols), b * x.cols);
@@ -556,18 +509,15 @@
    *  @param {Arena} [mem] */
   function decode(model, tgts, memory, srcMasks, lastOnly, mem) {
     const cfg = model.cfg;
-    /** @type {Matrix[][]} */
     const selfWs = [], crossWs = [];
-    /** @type {ReturnType<typeof decoderLayer>[]} */
     const layers = [];
-    /** @type {Mask[]} */
     const causal = sameLength(tgts).map(function () { return G.CourseMath.causalMask; });  // only j ≤ i
     let x = embed(model, tgts, mem);
     model.params.decoder.layers.forEach(function (p) {
       const r = decoderLayer(p, cfg, x, memory, causal, srcMasks, mem);
       x = r.x;
-      selfWs.push(/** @type {Matrix[]} */ (r.selfWeights));
-      crossWs.push(/** @type {Matrix[]} */ (r.crossWeights));
+      selfWs.push(r.selfWeights);
+      crossWs.push(r.crossWeights);
       layers.push(r);
     });
     const h = finalNorm(model, "decoder", x, mem), last = lastOnly ? lastRows(h, tgts.length, mem) : h;
@@ -576,8 +526,6 @@
   }
 
   // backward of a whole-sequence decode (lastOnly false); returns the gradient of the memory
-  /** @param {Model} model @param {ReturnType<typeof decode>} dec @param {Matrix} dLogits @param {Matrix} memory
-   *  @param {ModelParams} g @param {Arena} [mem] */
   function decodeBackward(model, dec, dLogits, memory, g, mem) {
     const dMemory = alloc(mem, memory.rows, memory.cols);
     let dx = finalNormBackward(model, "decoder", linearBackward(dLogits, dec.h, model.params.out, g.out, mem), dec.h, g, mem);
@@ -591,7 +539,6 @@
   // nn.functional.cross_entropy(logits, targets, ignore_index=pad_id), summed over the
   // positions (targets: one id per row of logits): returns {sum, count, dLogits}, dLogits = (softmax − one-hot) × scale
   // where the target is not padding, 0 where it is
-  /** @param {Matrix} logits @param {number[]} targets @param {number} padId @param {number} scale @param {Arena} [mem] */
   function crossEntropy(logits, targets, padId, scale, mem) {
     const V = logits.cols, dLogits = alloc(mem, logits.rows, V);
     let sum = 0, count = 0;
@@ -614,7 +561,7 @@
   // g, the gradient of that mean is added into g. One forward pass (the same encode and decode
   // as inference) serves both. With an arena (arena()), the step's matrices are the arena's,
   // recycled from its previous call; only the loss, a number, leaves the function.
-  /** @param {Model} model @param {number[][]} srcs @param {number[][]} tgts @param {ModelParams | null} [g] @param {Arena} [mem]
+  /** @param {Model} model @param {number[][]} srcs @param {number[][]} tgts @param {any} [g] @param {Arena} [mem]
    *  @returns {number} */
   function seq2seqLoss(model, srcs, tgts, g, mem) {
     const pad = model.cfg.pad_id;
@@ -631,7 +578,7 @@
   }
 
   // a tree of zero gradients shaped like model.params; tied parameters share one gradient
-  /** @param {Model} model @returns {ModelParams} */
+  /** @param {Model} model @returns {any} */
   function grads(model) {
     const same = new Map();
     /** @param {any} node @returns {any} */
@@ -696,7 +643,6 @@
 
   // ---------------------------------------------------------------- loading the exported files
   // nest "encoder.layers.0.self_attn.W_Q.weight" into params.encoder.layers[0].self_attn.W_Q.weight
-  /** @param {any} root @param {string} name @param {Matrix} value */
   function setPath(root, name, value) {
     const parts = name.split(".");
     let node = root;
