@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from coursebuild import notebooks as build
+from coursebuild.notebooks import build
 from coursebuild.paths import REPO_ROOT as ROOT
 
 CACHE = ROOT / ".build" / "notebooks"

@@ -35,13 +35,13 @@ def _lessons(*rows) -> tuple[Lesson, ...]:
 
 LESSONS = _lessons(
     ("why-attention", "왜 어텐션인가", "Why attention"),
-    ("library-qkv", "도서관 비유로 보는 Q, K, V", "Q, K and V through a library"),
-    ("scaled-dot-product", "스케일드 닷프로덕트 어텐션", "Scaled dot-product attention"),
+    ("library-qkv", "도서관 비유로 보는 쿼리, 키, 밸류", "Q, K and V through a library"),
+    ("scaled-dot-product", "스케일드 닷프로덕트 어텐션, 한 단계씩", "Scaled dot-product attention, step by step"),
     ("self-attention", "셀프 어텐션", "Self-attention"),
     ("multi-head", "멀티헤드 어텐션", "Multi-head attention"),
     ("position", "위치 정보", "Position information"),
     ("transformer-block", "트랜스포머 블록", "The Transformer block"),
-    ("encoder-decoder", "인코더, 디코더, 세 가지 변형", "Encoder, decoder and three variants"),
-    ("cost-and-impact", "기반이 된 이유와 비용", "Why it became the foundation, and its cost"),
+    ("encoder-decoder", "인코더, 디코더, 그리고 세 가지 변형", "Encoder, decoder and the three variants"),
+    ("cost-and-impact", "트랜스포머가 기반이 된 이유와 그 비용", "Why it became the foundation, and what it costs"),
 )
 SLUGS = tuple(lesson.slug for lesson in LESSONS)

@@ -203,7 +203,7 @@ def test_the_javascript_the_widgets_add_to_any_lesson_page_stays_under_150_kb(bu
     import gzip
 
     from coursebuild.course import LESSONS
-    from coursebuild.widgets import page_javascript
+    from coursebuild.pages.widgets import page_javascript
 
     lesson8 = page_javascript(built_site, PAGES["ko"].strip("/"))
     assert {"assets/javascripts/widgets/checkpoints.js", "assets/javascripts/transformer.js",

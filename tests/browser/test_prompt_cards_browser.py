@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from coursebuild import code
+from coursebuild.pages import code
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -30,7 +30,7 @@ RESTORED = {"ko": "사이트의 모델로 돌아왔습니다.", "en": "Back to t
 TRIMMED = {"ko": "앞의 6개만 남겼습니다", "en": "the first 6 are kept"}
 TOO_LONG = {"ko": "이 모델은 6개까지만 받습니다", "en": "this model takes at most 6"}
 REFUSED = {"ko": "학습시킨 모델을 쓸 수 없어", "en": "The trained model could not be used"}
-IN_USE = {"ko": ("사이트의 모델", "직접 학습시킨 모델 (20단계 학습, 검증 시퀀스 완전 일치율 {em}, 6자리"),
+IN_USE = {"ko": ("사이트의 모델", "직접 학습시킨 모델 (20스텝 학습, 검증 시퀀스 완전 일치율 {em}, 6자리"),
           "en": ("the site's model", "the model you trained: 20 steps, exact match on the validation sequences {em} (trained on 6-digit")}
 LABEL = {"ko": "숫자 (최대 {n}개)", "en": "Digits (up to {n})"}
 BACK = {"ko": "사이트의 모델로 돌아가기", "en": "Back to the site's model"}

@@ -9,9 +9,9 @@ glossary terms it introduces (worked out from the pages and docs/glossary.yml).
 import pytest
 from test_site_browser import HOMES, open_home, outside_requests
 
-from coursebuild import search as course_search
+from coursebuild.outputs import search as course_search
 from coursebuild.course import LESSONS
-from coursebuild.workarounds.material import SCRIPT_URI
+from coursebuild.fixes.material import SCRIPT_URI
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from coursebuild import experiment_results, selfcheck
+from coursebuild.pipeline import site as pipeline_site
+from coursebuild.content import selfcheck
 from coursebuild.paths import DEFAULT_OUT
 from coursebuild.pipeline.runner import load_report
 
@@ -22,7 +23,7 @@ WORDS = {"ko": {"right": "맞습니다.", "wrong": "아직 아닙니다.", "prog
 
 @pytest.fixture(scope="module")
 def questions():
-    results = experiment_results.data_from_report(load_report(DEFAULT_OUT))
+    results = pipeline_site.data_from_report(load_report(DEFAULT_OUT))
     return [(q, selfcheck.expected(q, results) if q["type"] == "number" else None)
             for q in selfcheck.load()[LESSON[0]]]
 

@@ -340,7 +340,7 @@ def test_tiny_run_exports_the_model(tiny_outcome):
 
 
 def test_pages_get_the_model_url_relative_to_themselves():
-    from coursebuild import served_models as models
+    from coursebuild.outputs import models
 
     served = SimpleNamespace(get_file_from_path=lambda uri: uri if uri == models.model_uri("reversal") else None)
     html = '<div class="widget" data-model="reversal"></div>'

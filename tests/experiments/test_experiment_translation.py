@@ -12,7 +12,7 @@ import pytest
 import torch
 
 
-from coursebuild import served_models as models
+from coursebuild.outputs import models
 from coursebuild.pipeline import run_experiments
 from tutorial_code.experiments.common import ko_en_grammar as g
 from tutorial_code.experiments import translation

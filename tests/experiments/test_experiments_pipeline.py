@@ -24,7 +24,8 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 
-from coursebuild import experiment_results
+from coursebuild import atomic
+from coursebuild.pipeline import site as pipeline_site
 from coursebuild.paths import REPO_ROOT as REPO
 from coursebuild.pipeline import ExperimentError, GateError, cli, keys, registry, run_experiments, runner, store
 from tutorial_code.experiments import scaling
@@ -281,14 +282,14 @@ def test_failed_gate_leaves_previous_good_entry_untouched(warm, monkeypatch):
 
 def test_atomic_write_interrupted_leaves_old_file_and_no_temp(tmp_path, monkeypatch):
     path = tmp_path / "a.json"
-    store.atomic_write_bytes(path, b"old")
+    atomic.write_bytes(path, b"old")
 
     def boom(*a):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(store.os, "replace", boom)
+    monkeypatch.setattr(atomic.os, "replace", boom)
     with pytest.raises(KeyboardInterrupt):
-        store.atomic_write_bytes(path, b"new" * 1000)
+        atomic.write_bytes(path, b"new" * 1000)
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
 
@@ -398,11 +399,11 @@ def test_load_report_reads_back_and_rejects_corrupt_files(warm):
         runner.load_report(out)
 
 
-def test_hook_turns_pipeline_errors_into_a_build_error(tmp_path, monkeypatch):
+def test_the_plugin_turns_pipeline_errors_into_a_build_error(tmp_path, monkeypatch):
     (tmp_path / "f").write_text("x")
     monkeypatch.setenv("TUTORIAL_EXPERIMENTS_OUT", str(tmp_path / "f" / "sub"))
     with pytest.raises(PluginError, match=r"error: output folder .* is not writable"):
-        experiment_results.on_pre_build(types.SimpleNamespace())
+        pipeline_site.run_once(types.SimpleNamespace())
 
 
 # ---------------------------------------------------------------- compute apart from presentation

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 
-from coursebuild import colab
-from coursebuild import notebooks as build
+from coursebuild.notebooks import colab
+from coursebuild.notebooks import build
 from coursebuild.paths import REPO_ROOT as REPO
 
 EXTRA = {"repository": None, "branch": "gh-pages"}
@@ -93,38 +93,35 @@ def test_the_link_points_at_the_branch_and_path():
 
 @pytest.fixture
 def hook(monkeypatch):
-    """scripts/notebooks_hook.py with mkdocs.yml loaded (no build)."""
-    import importlib.util
-
+    """The course plugin's on_config with mkdocs.yml loaded (no build)."""
     from mkdocs.config import load_config
 
-    spec = importlib.util.spec_from_file_location("notebooks_hook_under_test", REPO / "scripts" / "notebooks_hook.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from coursebuild import plugin as course_plugin
 
     def configured(**env):
         for key in ("COLAB_REPOSITORY", "SITE_URL"):
             monkeypatch.delenv(key, raising=False)
         for key, value in env.items():
             monkeypatch.setenv(key, value)
-        monkeypatch.setattr(module, "ROOT", Path("/nonexistent-folder"))  # no git remote
+        monkeypatch.setattr(course_plugin, "REPO_ROOT", Path("/nonexistent-folder"))  # no git remote
         config = load_config(str(REPO / "mkdocs.yml"))
-        return module, module.on_config(config)
+        plugin = config.plugins["course"]
+        return plugin, plugin.on_config(config)
 
     return configured
 
 
-def lesson_links(module, config, lang="ko"):
+def lesson_links(plugin, config, lang="ko"):
     source = build.sources()[0]
     prefix = "" if lang == "ko" else "en/"
     page = SimpleNamespace(file=SimpleNamespace(src_uri=f"{lang}/lessons/{source.slug}.md"),
                            url=f"{prefix}lessons/{source.slug}/")
     config.plugins["i18n"].current_language = lang  # what static-i18n sets for each language's build
-    module.on_page_context({}, page, config, None)
+    plugin._context_links({}, page, config, None)
     return page.notebook_links, source, prefix
 
 
-def test_the_hook_links_to_colab_and_sets_repo_url_from_the_variable(hook):
+def test_the_plugin_links_to_colab_and_sets_repo_url_from_the_variable(hook):
     module, config = hook(COLAB_REPOSITORY="me/course")
     assert config.repo_url == "https://github.com/me/course" and config.repo_name == "me/course"
     links, source, prefix = lesson_links(module, config, "en")
@@ -132,14 +129,14 @@ def test_the_hook_links_to_colab_and_sets_repo_url_from_the_variable(hook):
                               f"en/notebooks/colab/{source.name}.ipynb")
 
 
-def test_the_hook_knows_no_repository_by_default_so_no_link_and_no_repo_url(hook):
+def test_the_plugin_knows_no_repository_by_default_so_no_link_and_no_repo_url(hook):
     module, config = hook()
     assert config.repo_url is None
     links, _, _ = lesson_links(module, config)
     assert links["colab"] is None and links["download"]
 
 
-def test_the_hook_stops_the_build_on_a_malformed_variable(hook):
+def test_the_plugin_stops_the_build_on_a_malformed_variable(hook):
     from mkdocs.exceptions import PluginError
 
     with pytest.raises(PluginError, match="COLAB_REPOSITORY"):
@@ -190,15 +187,16 @@ GET_CODE = {"ko": ("소스 묶음", "Colab → 파일 → 노트북 업로드"),
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_get_code_names_the_repository_when_one_is_known_else_the_archive(lang):
-    from coursebuild import markers
+    from coursebuild.pages import markers
+    from coursebuild.pages import kinds
 
-    known = markers.Context(lang=lang, repository_url="https://github.com/me/course",
+    known = kinds.context(lang=lang, repository_url="https://github.com/me/course",
                             source_url="../downloads/course-source.zip")
     text = markers.render("[[get-code]]", known)
     assert "[me/course](https://github.com/me/course)" in text and "git clone https://github.com/me/course" in text
     assert "Colab" in markers.render("[[get-code:notebooks]]", known)
     assert GET_CODE[lang][1] not in markers.render("[[get-code:notebooks]]", known)
-    unknown = markers.Context(lang=lang, source_url="../downloads/course-source.zip")
+    unknown = kinds.context(lang=lang, source_url="../downloads/course-source.zip")
     text = markers.render("[[get-code]]", unknown)
     assert f"[{GET_CODE[lang][0]}](../downloads/course-source.zip)" in text and "github" not in text
     assert GET_CODE[lang][1] in markers.render("[[get-code:notebooks]]", unknown)
@@ -206,20 +204,9 @@ def test_get_code_names_the_repository_when_one_is_known_else_the_archive(lang):
         markers.render("[[get-code:repo]]", unknown)
 
 
-def test_the_editions_hook_passes_the_known_repository_to_the_pages(monkeypatch):
-    import importlib.util
-
-    from mkdocs.config import load_config
-
-    spec = importlib.util.spec_from_file_location("editions_hook_under_test", REPO / "scripts" / "editions_hook.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    monkeypatch.setattr(module, "REPO_ROOT", Path("/nonexistent-folder"))  # no git remote
+def test_the_plugin_passes_the_known_repository_to_the_pages(hook):
     for value, want in (("me/course", "https://github.com/me/course"), (None, None)):
-        monkeypatch.delenv("COLAB_REPOSITORY", raising=False)
-        if value:
-            monkeypatch.setenv("COLAB_REPOSITORY", value)
-        config = module.on_config(load_config(str(REPO / "mkdocs.yml")))
+        _, config = hook(**({"COLAB_REPOSITORY": value} if value else {}))
         assert config.extra["repository_url"] == want
 
 

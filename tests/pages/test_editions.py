@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import editions, markers, questions
+from coursebuild.outputs import editions
+from coursebuild.pages import markers
+from coursebuild.pages import kinds
+from coursebuild.content import questions
 from coursebuild.paths import REPO_ROOT as REPO
 
 
@@ -46,7 +49,7 @@ def test_a_broken_edition_block_names_the_line_and_the_fix(text, message):
 
 def test_an_edition_marker_in_mid_line_fails():
     with pytest.raises(markers.MarkerError, match="alone on their line"):
-        markers.render("text [[edition:open]] more", markers.Context(lang="en"))
+        markers.render("text [[edition:open]] more", kinds.context(lang="en"))
 
 
 def test_the_student_navigation_has_no_answer_key():
@@ -58,7 +61,7 @@ def test_the_student_navigation_has_no_answer_key():
 
 
 def test_answers_refuse_to_render_in_the_student_edition_and_rubrics_are_left_out():
-    student = markers.Context(lang="ko", edition="student")
+    student = kinds.context(lang="ko", edition="student")
     for marker in ("[[answers:3]]", "[[assignment-answers]]"):
         with pytest.raises(markers.MarkerError, match="student edition has none"):
             markers.render(marker, student)

@@ -28,9 +28,10 @@ def test_an_exact_zero_is_said_exactly_and_rounding_with_its_size():
     assert "below" in tiny["longer_top_weight"]["en"]
 
 
-def cost_results(speedup: float, slope: float, same: int = 1) -> dict:
+def cost_results(speedup: float, slope: float, same: int = 1, device: dict | None = None) -> dict:
     return {"kv": {"slope_cache": slope, "same_tokens": same},
-            "attention": {"longest": {"speedup": speedup}, "memory_method": "torch.cuda.max_memory_allocated"}}
+            "attention": {"longest": {"speedup": speedup}, "memory_method": "torch.cuda.max_memory_allocated"},
+            "device": device or {"type": "cuda", "name": "a GPU", "threads": 1}}
 
 
 def test_cost_words_follow_the_measurements():
@@ -42,6 +43,16 @@ def test_cost_words_follow_the_measurements():
     assert slow["fused_speed"] == {"ko": "1.2배 느립니다", "en": "1.2 times slower"}  # 1 / 0.8 = 1.25
     assert slow["cache_growth"]["en"] == "about in proportion to $T$"
     assert "different" in slow["kv_tokens"]["en"] and "다릅니다" in slow["kv_tokens"]["ko"]
+
+
+def test_cost_words_state_the_timing_conditions():
+    """Lesson 9's factors and slopes are stated with the device kind and threads they were timed on."""
+    cpu = cost.words(cost_results(3.6, 1.0, device={"type": "cpu", "name": "x", "threads": 1}))["timed_on"]
+    assert cpu == {"ko": "CPU에서 스레드 1개로", "en": "on the CPU with 1 thread"}
+    assert cost.words(cost_results(3.6, 1.0, device={"type": "cpu", "name": "x", "threads": 4}))["timed_on"]["en"] \
+        == "on the CPU with 4 threads"
+    gpu = cost.words(cost_results(3.6, 1.0))["timed_on"]
+    assert gpu == {"ko": "GPU 하나에서", "en": "on one GPU"}  # never the machine's name
 
 
 def test_colour_names_exist_in_both_languages():

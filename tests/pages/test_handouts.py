@@ -7,13 +7,14 @@ links its own handout. The answered version (for the instructor pack) holds the 
 """
 
 import re
-from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
-from coursebuild import handouts, questions
+from coursebuild.pipeline import site as pipeline_site
+from coursebuild.outputs import handouts
+from coursebuild.content import questions
 from coursebuild.course import LESSONS
 
 pytestmark = pytest.mark.slow
@@ -84,14 +85,13 @@ def test_each_lesson_page_links_its_handout(built_site, lang):
 
 def test_the_answered_version_holds_the_answers_and_reuses_its_cache(built_site, tmp_path):
     """What the instructor pack calls: the same handout with the worked answers, cached."""
-    from coursebuild import experiment_results
     from coursebuild.paths import DEFAULT_OUT
     from coursebuild.pipeline.runner import load_report
 
     report = load_report(DEFAULT_OUT)
     figs = {(o.name, stem): p for o in report.outcomes for stem, p in o.figure_paths("en").items()}
     lesson = LESSONS[1]
-    args = (lesson, "en", experiment_results.data_from_report(report), lambda e, s: figs[(e, s)])
+    args = (lesson, "en", pipeline_site.data_from_report(report), lambda e, s: figs[(e, s)])
     out, made = handouts.handout_pdf(*args, tmp_path / "a.pdf", answers=True, cache=tmp_path / "c")
     assert made
     text = squash(pdf_text(PdfReader(out)))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from coursebuild.josa import last_syllable, with_particle
+from coursebuild.text.josa import last_syllable, with_particle
 
 
 @pytest.mark.parametrize("text, which, expected", [
@@ -38,7 +38,7 @@ def test_unreadable_text_is_a_clear_error():
 
 
 def test_a_particle_follows_the_last_syllable_of_any_reading():
-    from coursebuild.josa import particle_after_syllable
+    from coursebuild.text.josa import particle_after_syllable
 
     # 제곱 (n²), 엘 (L, ㄹ: 로 but 을), 케이 (d_k), 무한대 (∞)
     assert [particle_after_syllable(s, w) for s, w in

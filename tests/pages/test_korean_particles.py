@@ -1,10 +1,28 @@
-"""Every Korean page: a particle right after a number or a formula agrees with how it is read.
+r"""Every Korean page: a particle right after a number or a formula agrees with how it is read.
 
 "5.657이", "0.576으로", "20으로", "1.0000을", "22.63과", "3은", "n²을": the particle follows the
 last syllable of the Korean reading (:mod:`coursebuild.josa`), so "2이", "0.576로" or "n²를" is a
 mistake. Numbers reach a page from the results (``[[value:…|.3f|이]]`` picks the particle),
 formulas are typed: both are checked here, in the built HTML, with the formulas' TeX (what
 KaTeX renders) read like the numbers. A failure names the page and the text around it.
+
+The reading rule for a particle after an inline formula (the glossary page states it too): the
+particle follows the last syllable of the formula read aloud in Korean, left to right as written,
+with these readings:
+
+* closing brackets are not read: $O(n^2)$ ends in 제곱, $(L, d_k)$ in 케이;
+* Latin letters by their Korean names (엘, 엠, 엔, 알 end closed; 에이, 비, 케이 … open), Greek
+  letters by theirs (all open but 엡실론), numbers as Sino-Korean numerals (삼, 십, 백 closed;
+  이, 사, 오, 구 open), % as 퍼센트, \infty as 무한대;
+* a subscript is read after its base, as itself: $k_3$ is 케이 삼 (이, 을, 은), $d_k$ is 디 케이
+  (가, 를, 는), $h_1, h_2, h_3$ ends in 삼;
+* a superscript $^{\top}$ is 전치 (open: 가, 를, 는); a superscript in brackets is an index read
+  as itself ($W_Q^{(i)}$ ends in 아이); every other superscript, ² included, is 제곱 (closed: 이,
+  을, 은): $n^2$, $e^{x}$, $D^{-0.5}$, $10000^{2i/d}$;
+* $\sqrt{x}$ is 루트 x, so it ends in x; a fraction is read as Korean says it, denominator first
+  (b 분의 a), so $\frac{a}{b}$ ends in a.
+
+A formula whose end this reading cannot tell (a function name, a prime) is not checked.
 """
 
 from __future__ import annotations
@@ -15,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from coursebuild import josa
+from coursebuild.text import josa
 
 pytestmark = pytest.mark.slow
 
@@ -121,10 +139,46 @@ def bare(tex: str) -> str:
     return tex
 
 
+def _last_frac(tex: str) -> str | None:
+    """The numerator of a ``\\frac{a}{b}`` that ends ``tex`` (read "b 분의 a"), else None."""
+    start = tex.rfind("\\frac")
+    if start < 0:
+        return None
+    groups, i = [], start + len("\\frac")
+    while len(groups) < 2 and i < len(tex) and tex[i] == "{":
+        depth, j = 0, i
+        while j < len(tex):
+            depth += {"{": 1, "}": -1}.get(tex[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        groups.append(tex[i + 1 : j])
+        i = j + 1
+    return groups[0] if len(groups) == 2 and i == len(tex) else None
+
+
 def formula_reading(tex: str) -> str | None:
-    """The last syllable of how a formula is read, or None when this test cannot tell.
+    """The last syllable of how a formula is read, or None when this test cannot tell (the
+    reading rule is the module's docstring).
 
     A closing bracket is not read: $O(n^2)$ ends in 제곱, $(B, h, L, L)$ in 엘, $(L, d_k)$ in 케이."""
+    core = re.sub(r"(?:\\[,;!: ]|\\quad|\s|\\right[.|]?|\\big[lr]?|[)\]])+$", "", bare(tex))
+    numerator = _last_frac(core)
+    if numerator is not None:
+        return formula_reading(f"\\({numerator}\\)")
+    index = re.search(r"\^\{\(([^{}()]*)\)\}$", core)
+    if index:  # W_Q^{(i)}: a bracketed superscript is an index, read as itself (아이)
+        return formula_reading(f"\\({index[1]}\\)")
+    if re.search(r"\^\{?\\top\}?$", core):
+        return "치"  # 전치
+    if re.search(r"\^(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)$|²$", core):
+        return "곱"  # 제곱, whatever the power
+    sub = re.search(r"_(?:\{([^{}]*)\}|([A-Za-z0-9]))$", core)
+    if sub:  # read as itself after its base: k_3 is 케이 삼
+        s = sub[1] if sub[1] is not None else sub[2]
+        if re.search(r"(?<!\\)(?<![\\A-Za-z][A-Za-z])[A-Za-z]$|^[A-Za-z]+$", s):  # x_{ij}: 제이
+            return LETTER_LAST[s[-1]]
+        return formula_reading(f"\\({s}\\)")
     tex = TEX_TAIL.sub("", bare(tex))
     if re.search(r"(?:\^\{?2\}?|²)$", tex):
         return "곱"  # 제곱
@@ -192,8 +246,24 @@ def test_formulas_are_read_too():
     found = [f.split(":")[0] for f in disagreements(page.text, page.formulas)]
     assert found == ["$n^2$를 should be $n^2$을", "$L$가 should be $L$이", "$d_k = 16$를 should be $d_k = 16$을"]
     for tex, syllable in [("O(n^2)", "곱"), ("(B, h, L, L)", "엘"), ("(L, d_k)", "이"), ("\\theta", "아"),
-                          ("\\sqrt{d_k}", "이"), ("QK^{\\top}", None), ("2^{10}", None), ("\\text{1,200}", "백"), ("e^{-\\infty} = 0", "영")]:
+                          ("\\sqrt{d_k}", "이"), ("QK^{\\top}", "치"), ("2^{10}", "곱"), ("\\text{1,200}", "백"),
+                          ("e^{-\\infty} = 0", "영"), ("P\\,QK^{\\top}P^{\\top}", "치"), ("D^{-0.5}w^{-0.5}", "곱"),
+                          ("k_{3}", "삼"), ("q_3", "삼"), ("h_1, h_2, h_3", "삼"), ("W_Q", "이"), ("x_{ij}", "이"),
+                          ("\\frac{QK^{\\top}}{\\sqrt{d_k}}", "치"), ("10000^{2i/d}", "곱"), ("f'(x)", "이"), ("x'", None), ("W_Q^{(i)}", "이"),
+                          ("e^{x}", "곱")]:
         assert formula_reading(f"\\({tex}\\)") == syllable, tex
+
+
+@pytest.mark.parametrize("formula, wrong, right", [
+    ("P\\,QK^{\\top}P^{\\top}", "이", "가"), ("D^{-0.5}w^{-0.5}", "는", "은"), ("k_{3}", "가", "이"),
+    ("q_3", "는", "은"), ("h_1, h_2, h_3", "를", "을"), ("d_k", "을", "를"),
+])
+def test_the_reading_rule_catches_the_particles_it_was_written_against(formula, wrong, right):
+    """The cases the third reading found on the pages, each written wrong and then right."""
+    html = f'<article><p>식 <span class="arithmatex">\\({formula}\\)</span>@ 됩니다</p></article>'
+    wrong_page, right_page = KoreanText(html.replace("@", wrong)), KoreanText(html.replace("@", right))
+    assert disagreements(wrong_page.text, wrong_page.formulas), (formula, wrong)
+    assert not disagreements(right_page.text, right_page.formulas), (formula, right)
 
 
 def test_every_korean_page_has_particles_that_agree(built_site):

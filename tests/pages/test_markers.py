@@ -17,8 +17,11 @@ import textwrap
 import pytest
 import yaml
 
-from coursebuild import code, glossary, markers, questions
-from coursebuild.paths import REPO_ROOT
+from coursebuild.pages import code
+from coursebuild.content import glossary
+from coursebuild.pages import markers
+from coursebuild.pages import kinds
+from coursebuild.content import questions
 
 RESULTS = {
     "scaling": {
@@ -37,7 +40,7 @@ RESULTS = {
 
 
 def render(md: str, lang: str = "en", **kw) -> str:
-    ctx = markers.Context(lang=lang, page=f"docs/{lang}/lessons/x.md", src_uri="lessons/x.md",
+    ctx = kinds.context(lang=lang, page=f"docs/{lang}/lessons/x.md", src_uri="lessons/x.md",
                           results=RESULTS, **kw)
     return markers.render(md, ctx)
 
@@ -156,7 +159,7 @@ def test_glossary_table_and_escaped_markers():
 
 
 def test_a_kind_added_later_registers_the_same_way(monkeypatch):
-    monkeypatch.setitem(markers.KINDS, "shout", markers.Kind(lambda arg, fmt, ctx: arg.upper() + (fmt or "")))
+    monkeypatch.setitem(kinds.KINDS, "shout", markers.Kind(lambda arg, fmt, ctx: arg.upper() + (fmt or "")))
     assert render("[[shout:hello|!]] [[shout:x]]") == "HELLO! X"
 
 
@@ -229,7 +232,7 @@ def test_errors_inside_a_questions_text_name_the_page_line_and_the_marker(folder
 
 def test_line_numbers_count_the_front_matter_and_nesting_is_bounded(monkeypatch):
     assert fails("\n[[nope]]", r"unknown kind", line_offset=4).startswith("docs/en/lessons/x.md:6: ")
-    monkeypatch.setitem(markers.KINDS, "loop", markers.Kind(lambda arg, fmt, ctx: "[[loop]]", expands=True))
+    monkeypatch.setitem(kinds.KINDS, "loop", markers.Kind(lambda arg, fmt, ctx: "[[loop]]", expands=True))
     fails("[[loop]]", r"nested more than 3 deep")
 
 
@@ -247,18 +250,17 @@ def tiny_results(tmp_path_factory):
 def test_mkdocs_build_fills_markers_and_fails_on_a_misspelt_one_with_page_and_line(tiny_results, tmp_path):
     """A two-language site: markers filled, figures at stable URLs; a misspelt kind fails."""
     shutil.copytree(tiny_results, tmp_path / ".build")  # warm cache: the build trains nothing
-    hooks = [REPO_ROOT / "scripts" / "experiments_hook.py", REPO_ROOT / "scripts" / "pages_hook.py"]
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent("""
         site_name: t
-        theme: {{name: material, language: ko}}
+        theme: {name: material, language: ko}
         plugins:
           - i18n:
               docs_structure: folder
               languages:
-                - {{locale: ko, default: true, name: 한국어, build: true}}
-                - {{locale: en, name: English, build: true}}
+                - {locale: ko, default: true, name: 한국어, build: true}
+                - {locale: en, name: English, build: true}
+          - course: {notebooks: false, handouts: false, instructor_pack: false}
         markdown_extensions: [tables]
-        hooks: [{', '.join(map(str, hooks))}]
     """), encoding="utf-8")
     for lang in ("ko", "en"):
         d = tmp_path / "docs" / lang / "lesson"

@@ -11,9 +11,9 @@ import re
 import pytest
 import torch
 
-from coursebuild import code
-from coursebuild import dependencies as deps
-from coursebuild import notebooks as build
+from coursebuild.pages import code
+from coursebuild.notebooks import dependencies as deps
+from coursebuild.notebooks import build
 
 GOOD = '# %% [markdown] lang="ko"\n# # 제목\n\n# %% [markdown] lang="en"\n# # Title\n\n'
 

@@ -25,8 +25,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursebuild import code as code_include
-from coursebuild import notebooks as build
+from coursebuild.pages import code as code_include
+from coursebuild.notebooks import build
 from coursebuild.course import SLUGS as LESSONS
 from coursebuild.paths import REPO_ROOT
 

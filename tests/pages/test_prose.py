@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from coursebuild.content import glossary
 from coursebuild.course import LESSONS
 from coursebuild.paths import DOCS
 
@@ -112,14 +113,13 @@ def test_repository_paths_in_prose_exist():
 
 # ---------------------------------------------------------------- terms before their lesson
 
-# term (as the page writes it) → the lesson that teaches it. A page before that lesson may use
-# the term only if the paragraph of its first use links to that lesson or explains the term right
-# after it, in brackets.
+# term (as the page writes it) → the lesson that teaches it: every glossary term with a `lesson`
+# (docs/glossary.yml), and terms the glossary does not list. A page before that lesson may use the
+# term only if the paragraph of its first use links to that lesson or explains the term right after
+# it, in brackets.
 TERMS = {
-    "ko": {"인과 마스크": "self-attention", "크로스 어텐션": "encoder-decoder", "융합 커널": "cost-and-impact",
-           "KV 캐시": "cost-and-impact"},
-    "en": {"causal mask": "self-attention", "cross-attention": "encoder-decoder",
-           "fused kernel": "cost-and-impact", "KV cache": "cost-and-impact"},
+    "ko": {"융합 커널": "cost-and-impact"} | {t.ko: t.lesson for t in glossary.load() if t.lesson},
+    "en": {"fused kernel": "cost-and-impact"} | {t.en: t.lesson for t in glossary.load() if t.lesson},
 }
 # terms no lesson teaches by itself: their first use in the course explains them in brackets
 TAUGHT_AT_FIRST_USE = {"ko": ["BOS", "EOS", "드롭아웃"], "en": ["BOS", "EOS", "dropout"]}

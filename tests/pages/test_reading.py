@@ -7,13 +7,13 @@ lesson in course.py's order, the last one to the closing page.
 """
 
 import re
-from types import SimpleNamespace
 
 import pytest
 
-from coursebuild import reading
+from coursebuild.pages import plan, reading
 from coursebuild.course import LESSONS, SLUGS
-from coursebuild.markers import Context, MarkerError, render
+from coursebuild.pages.kinds import context, render
+from coursebuild.pages.markers import MarkerError
 
 EN, KO = reading.EN_WORDS_PER_MINUTE, reading.KO_SYLLABLES_PER_MINUTE
 
@@ -93,7 +93,7 @@ def test_the_two_rates_still_match_the_mirrored_pages():
 
 
 def ctx(lang="ko", page="docs/ko/teaching/instructor-guide.md"):
-    return Context(lang=lang, page=page, src_uri="teaching/instructor-guide.md")
+    return context(lang=lang, page=page, src_uri="teaching/instructor-guide.md")
 
 
 def test_reading_time_marker_gives_lesson_minutes_totals_and_sections():
@@ -109,12 +109,12 @@ def test_reading_time_marker_gives_lesson_minutes_totals_and_sections():
 
 
 def test_next_lesson_marker_follows_course_order_and_ends_at_the_closing_page():
-    first = render("[[next-lesson]]", Context(lang="en", page=f"docs/en/{LESSONS[0].page}"))
+    first = render("[[next-lesson]]", context(lang="en", page=f"docs/en/{LESSONS[0].page}"))
     assert f"]({LESSONS[1].slug}.md)" in first and "Lesson 2." in first
-    last = render("[[next-lesson]]", Context(lang="ko", page=f"docs/ko/{LESSONS[-1].page}"))
+    last = render("[[next-lesson]]", context(lang="ko", page=f"docs/ko/{LESSONS[-1].page}"))
     assert "](../closing.md)" in last
     with pytest.raises(MarkerError, match="belongs on a lesson page"):
-        render("[[next-lesson]]", Context(lang="ko", page="docs/ko/index.md"))
+        render("[[next-lesson]]", context(lang="ko", page="docs/ko/index.md"))
 
 
 # ---------------------------------------------------------------- the built pages
@@ -127,7 +127,7 @@ def lesson_html(site, lang, slug):
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_built_lessons_show_their_time_end_with_a_recap_and_link_the_next(built_site, lang):
-    shown = reading.SHOWN[lang]
+    shown = plan.SHOWN[lang]
     for i, lesson in enumerate(LESSONS):
         html = lesson_html(built_site, lang, lesson.slug)
         minutes = reading.lesson_reading(lesson.slug, lang).minutes

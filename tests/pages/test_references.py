@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from coursebuild import references
+from coursebuild.content import references
 from coursebuild.course import LESSONS
 from coursebuild.paths import DOCS
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from coursebuild import questions
-from coursebuild import search
+from coursebuild.content import questions
+from coursebuild.outputs import search
 from coursebuild.course import LESSONS
 from coursebuild.paths import LANGS
 

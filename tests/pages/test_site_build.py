@@ -3,7 +3,6 @@
 import hashlib
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -160,7 +159,11 @@ def _top_level_imports() -> set[str]:
 RUN_NOT_IMPORTED = {
     "ipykernel": "the python3 kernel that nbclient starts to execute the lab notebooks",
     "pytest-xdist": "the pytest plugin behind pytest.ini's -n (pytest loads it by its entry point)",
+    "ruff": "the Python linter the suite runs (tests/package/test_lint.py)",
 }
+# the project's own distribution (pyproject.toml: the build package and its plugin), installed
+# by setup.sh from this tree, never pinned
+PROJECT = "attention-course-build"
 
 
 def _roots() -> set[str]:
@@ -175,7 +178,7 @@ def _roots() -> set[str]:
     names |= {type(p).__module__.split(".")[0] for p in config.plugins.values()}
     roots = {dist for name in names for dist in modules.get(name, [])}
     themes = {ep.name: ep.dist.name for ep in entry_points(group="mkdocs.themes")}
-    return roots | {themes[config.theme.name]} | set(RUN_NOT_IMPORTED)
+    return (roots | {themes[config.theme.name]} | set(RUN_NOT_IMPORTED)) - {PROJECT}
 
 
 def _closure(roots: set[str]) -> set[str]:

@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from coursebuild import glossary
+from coursebuild.content import glossary
 from coursebuild.course import SLUGS
 
 pytestmark = pytest.mark.slow

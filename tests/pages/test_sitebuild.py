@@ -7,7 +7,8 @@ import re
 import pytest
 import yaml
 
-from coursebuild import code, glossary
+from coursebuild.pages import code
+from coursebuild.content import glossary
 
 
 def test_code_source_is_the_object_as_it_stands():

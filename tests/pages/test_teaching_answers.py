@@ -9,7 +9,9 @@ import re
 import pytest
 import yaml
 
-from coursebuild import markers, questions
+from coursebuild.pages import markers
+from coursebuild.pages import kinds
+from coursebuild.content import questions
 
 LANGS = ("ko", "en")
 ROOTS = {"ko": "", "en": "en/"}
@@ -122,13 +124,13 @@ def test_a_question_without_an_english_answer_fails(folder):
 
 def test_assignment_markers_render_task_rubric_and_answer(folder, monkeypatch):
     monkeypatch.setattr(questions, "FOLDER", folder)
-    ctx = markers.Context(lang="ko", answer_key_url="answer-key.md")
+    ctx = kinds.context(lang="ko", answer_key_url="answer-key.md")
     page = markers.render("## 과제\n\n[[assignments]]\n", ctx)
     assert "### 과제 1. 가 { #assignment-1 }" in page
     assert '<span id="q-task-one"></span>가' in page
     assert "| **합계** | **5** |" in page  # the total is added up, not typed
     assert "[답안(강사용)](answer-key.md#assignment-1)" in page
-    key = markers.render("[[assignment-answers]]", markers.Context(lang="en"))
+    key = markers.render("[[assignment-answers]]", kinds.context(lang="en"))
     assert "### Assignment 1. a { #assignment-1 }" in key and '<span id="a-task-one"></span>' in key
     assert '??? success "Model answer"\n    a' in key and '??? abstract "The task"' in key
     assert "q-task-one" not in key

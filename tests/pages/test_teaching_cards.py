@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from coursebuild import code
+from coursebuild.pages import code
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,8 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from coursebuild import plan, reading
+from coursebuild.pages import plan
+from coursebuild.pages import reading
 from coursebuild.course import LESSONS
 
 pytestmark = pytest.mark.slow
@@ -73,7 +74,7 @@ def test_the_whole_course_plan_covers_every_lesson_and_adds_up(guide, lang):
         assert head is not None and head.find_previous("h2") is section, f"{lang}: no session {k}"
         length = int(NUMBER.findall(head.get_text())[-1])
         table = head.find_next("table")
-        spans, t = [], 0
+        t = 0
         for tr in table.find_all("tr"):
             cells = tr.find_all("td")
             if not cells:
@@ -107,7 +108,7 @@ def test_the_whole_course_plan_covers_every_lesson_and_adds_up(guide, lang):
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_each_lesson_shows_its_study_time(built_site, lang):
-    shown = reading.STUDY_SHOWN[lang]
+    shown = plan.STUDY_SHOWN[lang]
     for lesson in LESSONS:
         root = built_site if lang == "ko" else built_site / "en"
         html = (root / "lessons" / lesson.slug / "index.html").read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from coursebuild import glossary
+from coursebuild.content import glossary
 from coursebuild.paths import DOCS
 
 WIDGETS = DOCS / "assets" / "javascripts" / "widgets"

@@ -7,11 +7,12 @@ from types import SimpleNamespace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from coursebuild import nav
-from coursebuild import workarounds as wa
+from coursebuild.pages import nav
+from coursebuild import fixes
+from coursebuild import state
 from coursebuild.course import LESSONS
 from coursebuild.paths import REPO_ROOT
-from coursebuild.workarounds import i18n as i18n_fixes
+from coursebuild.fixes import i18n as i18n_fixes
 
 SCRIPTS = REPO_ROOT / "scripts"
 
@@ -24,15 +25,15 @@ def pinned() -> dict[str, str]:
 # ---------------------------------------------------------------- version check
 
 def test_the_installed_plugins_are_the_versions_the_workarounds_were_written_for():
-    wa.check_versions()  # raises otherwise
-    assert {d: pinned()[d] for d in wa.WRITTEN_FOR} == wa.WRITTEN_FOR, "requirements.txt and WRITTEN_FOR differ"
+    fixes.check_versions()  # raises otherwise
+    assert {d: pinned()[d] for d in fixes.WRITTEN_FOR} == fixes.WRITTEN_FOR, "requirements.txt and WRITTEN_FOR differ"
 
 
 def test_a_different_plugin_version_stops_the_build_and_names_what_to_recheck(monkeypatch):
-    real = wa.installed_version
-    monkeypatch.setattr(wa, "installed_version", lambda d: "1.4.0" if d == "mkdocs-static-i18n" else real(d))
+    real = fixes.installed_version
+    monkeypatch.setattr(fixes, "installed_version", lambda d: "1.4.0" if d == "mkdocs-static-i18n" else real(d))
     with pytest.raises(PluginError) as exc:
-        wa.check_versions()
+        fixes.check_versions()
     message = str(exc.value)
     assert "mkdocs-static-i18n 1.4.0 is installed" in message
     assert "written for mkdocs-static-i18n 1.3.1" in message
@@ -43,18 +44,18 @@ def test_a_different_plugin_version_stops_the_build_and_names_what_to_recheck(mo
 
 
 def test_a_missing_plugin_stops_the_build(monkeypatch):
-    real = wa.installed_version
-    monkeypatch.setattr(wa, "installed_version", lambda d: None if d == "mkdocs-jupyter" else real(d))
+    real = fixes.installed_version
+    monkeypatch.setattr(fixes, "installed_version", lambda d: None if d == "mkdocs-jupyter" else real(d))
     with pytest.raises(PluginError, match="mkdocs-jupyter is not installed.*keep_cache_of_every_language"):
-        wa.check_versions()
+        fixes.check_versions()
 
 
 def test_every_workaround_names_its_plugins_and_cites_an_issue_or_says_there_is_none():
-    every = {d: wa.depending_on(d) for d in wa.WRITTEN_FOR}
+    every = {d: fixes.depending_on(d) for d in fixes.WRITTEN_FOR}
     assert all(every.values()), f"a version is checked that no workaround relies on: {every}"
-    from coursebuild.workarounds import i18n, jupyter, material
+    from coursebuild.fixes import i18n, jupyter, material
 
-    marked = {name for names in every.values() for name in names} - set(wa.BROWSER)
+    marked = {name for names in every.values() for name in names} - set(fixes.BROWSER)
     for name in marked:
         module, function = name.split(".")
         doc = inspect.getdoc(getattr({"i18n": i18n, "jupyter": jupyter, "material": material}[module], function)) or ""
@@ -64,24 +65,32 @@ def test_every_workaround_names_its_plugins_and_cites_an_issue_or_says_there_is_
 
 def test_an_unknown_distribution_cannot_be_marked():
     with pytest.raises(ValueError, match="WRITTEN_FOR"):
-        wa.written_for("mkdocs-unknown-plugin")
+        fixes.written_for("mkdocs-unknown-plugin")
 
 
 def test_plugin_internals_are_used_only_in_the_workarounds_package():
     private = re.compile(r"create_i18n_file|_compute_cache_key|_get_cache_path|_used_cache_paths"
                          r"|import mkdocs_static_i18n|import mkdocs_jupyter|from mkdocs_(static_i18n|jupyter)")
-    inside = SCRIPTS / "coursebuild" / "workarounds"
+    inside = SCRIPTS / "coursebuild" / "fixes"
     offenders = [p.relative_to(REPO_ROOT).as_posix() for p in SCRIPTS.rglob("*.py")
                  if inside not in p.parents and private.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
 
 
-@pytest.mark.parametrize("hook", ["i18n_hook.py", "notebooks_hook.py", "search_hook.py"])
-def test_hooks_use_the_shared_priority_and_helpers(hook):
-    text = (SCRIPTS / hook).read_text(encoding="utf-8")
-    assert not re.search(r"event_priority\(-\d", text), "use workarounds.AFTER_I18N"
-    assert "current_language" not in text and "_DONE_ATTR" not in text
-    assert len(text.splitlines()) < 120, "a hook stays thin: the work is in coursebuild"
+def test_the_build_is_one_plugin_whose_events_are_ordered_in_one_file():
+    """No hooks: mkdocs.yml lists the course plugin last, and only plugin.py sets event
+    priorities, relative to static-i18n through coursebuild.state (no bare numbers below 0)."""
+    config = (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "\nhooks:" not in config and not list(SCRIPTS.glob("*_hook.py"))
+    plugins = re.search(r"^plugins:\n(.*?)^\S", config, re.S | re.M)[1]
+    assert re.findall(r"^  - ([\w-]+)", plugins, re.M)[-1] == "course"
+    package = SCRIPTS / "coursebuild"
+    with_priority = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                     if "event_priority(" in p.read_text(encoding="utf-8")]
+    assert with_priority == ["plugin.py"]
+    text = (package / "plugin.py").read_text(encoding="utf-8")
+    assert not re.search(r"event_priority\(-\d", text), "use state.AFTER_I18N"
+    assert "current_language" not in text
 
 
 # ---------------------------------------------------------------- languages, once per build
@@ -97,23 +106,23 @@ def page(locale=None):
 
 
 def test_page_language_is_the_file_locale_then_the_build_language():
-    assert wa.page_language(page("en"), config("ko")) == "en"
-    assert wa.page_language(page(), config("en")) == "en"
-    assert wa.page_language(page(), config(theme="en")) == "en"  # no static-i18n: the theme's
-    assert wa.page_language(page("fr"), config("en")) == "ko"  # not a course language: the first
-    assert wa.building_language(config("en")) == "en" and wa.building_language(config()) == "ko"
-    assert wa.default_language(config("en")) == "ko" and wa.default_language(config()) == "ko"
+    assert state.page_language(page("en"), config("ko")) == "en"
+    assert state.page_language(page(), config("en")) == "en"
+    assert state.page_language(page(), config(theme="en")) == "en"  # no static-i18n: the theme's
+    assert state.page_language(page("fr"), config("en")) == "ko"  # not a course language: the first
+    assert state.building_language(config("en")) == "en" and state.building_language(config()) == "ko"
+    assert state.default_language(config("en")) == "ko" and state.default_language(config()) == "ko"
 
 
 def test_once_per_build_is_once_per_config_object_and_name():
     first, second = SimpleNamespace(), SimpleNamespace()
-    assert wa.once_per_build(first, "notebooks") is True
-    assert wa.once_per_build(first, "notebooks") is False  # the next language's build
-    assert wa.once_per_build(first, "experiments") is True  # another name
-    assert wa.once_per_build(second, "notebooks") is True  # mkdocs serve: a new config per rebuild
-    state = wa.build_state(first, "css")
-    state["a"] = 1
-    assert wa.build_state(first, "css") == {"a": 1} and wa.build_state(second, "css") == {}
+    assert state.once_per_build(first, "notebooks") is True
+    assert state.once_per_build(first, "notebooks") is False  # the next language's build
+    assert state.once_per_build(first, "experiments") is True  # another name
+    assert state.once_per_build(second, "notebooks") is True  # mkdocs serve: a new config per rebuild
+    shared = state.build_state(first, "css")
+    shared["a"] = 1
+    assert state.build_state(first, "css") == {"a": 1} and state.build_state(second, "css") == {}
 
 
 # ---------------------------------------------------------------- static-i18n and Material
@@ -171,7 +180,7 @@ def test_nav_placeholders_become_the_lessons_of_course_py():
 
 def test_english_nav_titles_come_from_course_py_and_a_clash_is_an_error():
     merged = nav.merge_translations({"홈": "Home"}, "en")
-    assert merged["홈"] == "Home" and merged["3. 스케일드 닷프로덕트 어텐션"] == "3. Scaled dot-product attention"
+    assert merged["홈"] == "Home" and merged["3. 스케일드 닷프로덕트 어텐션, 한 단계씩"] == "3. Scaled dot-product attention, step by step"
     assert nav.merge_translations(merged, "en") == merged
     with pytest.raises(KeyError, match="remove the entry from mkdocs.yml"):
         nav.merge_translations({"1. 왜 어텐션인가": "1. Why?"}, "en")
@@ -186,8 +195,8 @@ def test_mkdocs_yml_lists_no_lesson_by_hand():
 
 def test_the_browser_workarounds_are_under_the_same_version_check():
     """a11y.js fixes what Material makes in the browser: a Material upgrade names it too."""
-    assert "docs/assets/javascripts/a11y.js" in wa.depending_on("mkdocs-material")
-    for path, dists in wa.BROWSER.items():
-        head = (REPO_ROOT / path).read_text("utf-8").splitlines()[0]
+    assert "docs/assets/javascripts/a11y.js" in fixes.depending_on("mkdocs-material")
+    for path, dists in fixes.BROWSER.items():
+        head = "\n".join((REPO_ROOT / path).read_text("utf-8").splitlines()[:3])  # after // @ts-check
         for dist in dists:
-            assert wa.WRITTEN_FOR[dist] in head, f"{path}: its first line names the version it was written for"
+            assert fixes.WRITTEN_FOR[dist] in head, f"{path}: its first lines name the version it was written for"

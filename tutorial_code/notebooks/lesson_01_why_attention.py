@@ -9,10 +9,11 @@
 #    과제로 몇 초 동안 학습시켜 비교합니다. 벡터 하나에서는 어떤 정보가 빠지는지 숫자로 확인합니다.
 # 3. 어텐션 가중치 한 행을 읽습니다. 가중치는 0과 1 사이에 있고 합이 1입니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
-# # Lesson 1 lab: why attention
+# # Lesson 1 lab: Why attention
 #
 # This notebook checks the claims of lesson 1 with small experiments. Three goals:
 #

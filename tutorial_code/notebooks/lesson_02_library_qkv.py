@@ -10,7 +10,8 @@
 #    것입니다.
 # 4. 마스크로 책 한 권의 가중치를 정확히 0으로 만들어 봅니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
 # # Lesson 2 lab: Q, K and V through a library

@@ -1,5 +1,5 @@
 # %% [markdown] lang="ko"
-# # 3강 실습: 스케일드 닷프로덕트 어텐션
+# # 3강 실습: 스케일드 닷프로덕트 어텐션, 한 단계씩
 #
 # 이 노트북은 강좌 패키지의 `scaled_dot_product_attention`을 그대로 가져와 작은 예제로 돌려 봅니다.
 # 목표는 세 가지입니다.
@@ -8,10 +8,11 @@
 # 2. 우리 함수가 PyTorch의 `F.scaled_dot_product_attention`과 같은 값을 내는지 확인합니다.
 # 3. $\sqrt{d_k}$로 나누지 않으면 $d_k$가 커질수록 소프트맥스가 포화되는 것을 봅니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
-# # Lesson 3 lab: scaled dot-product attention
+# # Lesson 3 lab: Scaled dot-product attention, step by step
 #
 # This notebook takes the course package's `scaled_dot_product_attention` as it is and runs it on
 # small examples. Three goals:

@@ -10,10 +10,11 @@
 #    더하면 이 성질이 깨집니다. 6강으로 이어지는 이야기입니다.
 # 4. 인과 마스크가 대각선 위의 가중치를 정확히 0으로 만드는 것을 봅니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
-# # Lesson 4 lab: self-attention
+# # Lesson 4 lab: Self-attention
 #
 # This notebook runs the computations of lesson 4 and lets you change the numbers. Four goals:
 #

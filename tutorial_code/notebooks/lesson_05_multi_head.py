@@ -10,10 +10,11 @@
 # 3. 우리 모듈의 가중치를 PyTorch의 `nn.MultiheadAttention`에 옮겨 넣고 같은 출력이 나오는지 봅니다.
 # 4. 아직 학습하지 않은 헤드들의 가중치 표를 그려 봅니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
-# # Lesson 5 lab: multi-head attention
+# # Lesson 5 lab: Multi-head attention
 #
 # This notebook takes the course package's `MultiHeadAttention` as it is and runs it on small
 # inputs. Four goals:

@@ -11,10 +11,11 @@
 # 4. 회전 위치 임베딩(RoPE)에서 점수가 상대 거리에만 달려 있다는 것을 숫자로 확인합니다.
 # 5. 첫 칸 과제를 작게 줄여, 위치 임베딩이 있는 모델과 없는 모델을 학습시켜 비교합니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
-# # Lesson 6 lab: position information
+# # Lesson 6 lab: Position information
 #
 # This notebook takes the course package's position code (`sinusoidal_table`,
 # `SinusoidalPositionalEncoding`, `LearnedPositionalEmbedding`, `RotaryEmbedding`) as it is and
@@ -323,7 +324,7 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # %% [markdown] lang="ko"
 # ## 첫 칸 과제: 위치를 빼면
 #
-# 9강의 실험을 작게 줄여 돌려 봅니다. ±1로 이루어진 길이 $L = 25$의 수열을 주고
+# 9강의 실험을 작게 줄여 돌려 봅니다. ±1로 이루어진 길이 $L = 25$의 시퀀스를 주고
 # **첫 칸**의 부호를 맞히게 합니다. 모델은 9강 실험의 것을 그대로 가져옵니다. 임베딩 × $\sqrt{D}$에
 # 학습하는 위치 임베딩을 더하고, 인코더 층 하나($D = 16$, 헤드 2개)를 지나, 위치마다 나온 벡터를
 # 평균 내어 분류합니다. 실험과 달리 시드 하나로 12에포크(240스텝)만 돌립니다.
@@ -356,7 +357,7 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 
 # %% [markdown] lang="ko"
 # 이제 같은 데이터로 두 모델을 학습시킵니다. 하나는 위치 임베딩이 있고(`position=True`), 하나는
-# 없습니다(`position=False`). 에포크마다 시험 수열 1,000개로 정확도를 잽니다. 학습이 끝나면 모든
+# 없습니다(`position=False`). 에포크마다 테스트 시퀀스 1,000개로 정확도를 잽니다. 학습이 끝나면 모든
 # 쿼리가 첫 칸에 준 어텐션 가중치의 평균을 균등 분배 $1/L$과 비교합니다.
 
 # %% [markdown] lang="en"

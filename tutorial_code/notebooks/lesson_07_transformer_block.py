@@ -10,10 +10,11 @@
 # 4. 잔차 연결이 입력을 출력까지 실어 나르는 모습을 봅니다.
 # 5. 초기화 직후 Post-LN과 Pre-LN의 층별 기울기 노름을 재어 강의의 표와 비교합니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
-# # Lesson 7 lab: the Transformer block
+# # Lesson 7 lab: The Transformer block
 #
 # This notebook takes the course package's block parts (the feed-forward network, the residual
 # connection with its LayerNorm, the encoder block) as they are and runs them on small inputs.
@@ -307,7 +308,7 @@ for norm_first in (False, True):
 # en: the lesson's experiment defaults (its Config in tutorial_code/experiments/norm_placement.py)
 N_LAYERS, D_MODEL, N_HEADS, D_FF = 6, 64, 4, 128
 N_DIGITS = 8  # ko: 복사할 숫자 # en: digits to copy
-INIT_SEEDS, INIT_BATCH = 8, 256  # ko: 평균 낼 초기화 수, 그 배치의 수열 수 # en: initialisations averaged, sequences in their batch
+INIT_SEEDS, INIT_BATCH = 8, 256  # ko: 평균 낼 초기화 수, 그 배치의 시퀀스 수 # en: initialisations averaged, sequences in their batch
 
 
 def make_model(norm_first: bool, seed: int, n_layers: int = N_LAYERS) -> DecoderOnlyTransformer:

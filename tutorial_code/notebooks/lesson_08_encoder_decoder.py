@@ -8,10 +8,11 @@
 # 3. 작은 인코더–디코더에게 숫자 8개 뒤집기를 몇 초 동안 학습시키고, 그리디 디코딩으로 써 보게 합니다.
 # 4. 크로스 어텐션에서 반대 대각선을 찾습니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요.
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요.
 
 # %% [markdown] lang="en"
-# # Lesson 8 lab: encoder, decoder and the three variants
+# # Lesson 8 lab: Encoder, decoder and the three variants
 #
 # This notebook takes the course package's masks and models as they are and runs them on small
 # examples. Four goals:

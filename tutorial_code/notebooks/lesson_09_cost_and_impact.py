@@ -1,23 +1,24 @@
 # %% [markdown] lang="ko"
-# # 9강 실습: 어텐션의 비용과 KV 캐시
+# # 9강 실습: 트랜스포머가 기반이 된 이유와 그 비용
 #
-# 이 노트북은 강좌 패키지의 어텐션 함수와 생성 루프를 그대로 가져와 $n^2$ 비용을 직접 재 보고,
+# 이 노트북은 강좌 패키지의 어텐션 함수와 생성 루프를 그대로 가져와 $L^2$ 비용을 직접 재 보고,
 # 그 비용으로 얻는 것을 강의의 첫 칸 실험으로 확인합니다. 목표는 다섯 가지입니다.
 #
 # 1. 길이가 2배일 때 $L \times L$ 점수 행렬의 항목과 메모리가 4배가 되는 것을 계산으로 확인합니다.
 # 2. 길이를 늘려 가며 어텐션 한 번의 시간과 가중치 행렬의 크기를 재고, 2배 길이에서 몇 배가 되는지 봅니다.
 # 3. KV 캐시가 무엇을 저장하는지 들여다봅니다.
 # 4. 캐시를 쓴 생성과 쓰지 않은 생성이 같은 토큰을 내는지, 얼마나 빠른지 잽니다.
-# 5. 첫 칸 실험을 작게 돌려, 수열 맨 앞의 정보를 LSTM과 트랜스포머 중 누가 끝까지 기억하는지 봅니다.
+# 5. 첫 칸 실험을 작게 돌려, 시퀀스 맨 앞의 정보를 LSTM과 트랜스포머 중 누가 끝까지 기억하는지 봅니다.
 #
-# 필요한 것은 torch, numpy, matplotlib뿐입니다. 위에서부터 차례로 실행하세요. 시간은 기계마다 다르므로
+# 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
+# 설치합니다. 위에서부터 차례로 실행하세요. 시간은 기계마다 다르므로
 # 강의의 숫자와 같지 않아도 됩니다. 비교할 것은 모양(몇 배로 늘어나는지)입니다.
 
 # %% [markdown] lang="en"
-# # Lesson 9 lab: what attention costs, and the KV cache
+# # Lesson 9 lab: Why it became the foundation, and what it costs
 #
 # This notebook takes the course package's attention function and generation loop as they are and
-# measures the $n^2$ cost itself, then checks what that cost buys with the lesson's first-cell
+# measures the $L^2$ cost itself, then checks what that cost buys with the lesson's first-cell
 # experiment. Five goals:
 #
 # 1. Compute that twice the length gives four times the entries and memory of the $L \times L$
@@ -54,7 +55,7 @@ plt.rcParams["figure.dpi"] = 80
 # ## 손으로 풀어 보기: $L^2$
 #
 # 길이 $L$인 시퀀스에서 점수 행렬은 $L \times L$입니다. 항목 하나를 float32(4바이트)로 저장할 때, 헤드
-# 하나, 층 하나의 가중치 행렬 크기를 길이를 두 배씩 늘려 가며 계산합니다. 강의의 $n^2$ 표와 비교해
+# 하나, 층 하나의 가중치 행렬 크기를 길이를 두 배씩 늘려 가며 계산합니다. 강의의 $L^2$ 표와 비교해
 # 보세요.
 
 # %% [markdown] lang="en"
@@ -62,7 +63,7 @@ plt.rcParams["figure.dpi"] = 80
 #
 # For a sequence of length $L$ the score matrix is $L \times L$. Storing each entry as float32 (4
 # bytes), compute the size of one head's weight matrix in one layer while doubling the length.
-# Compare with the lesson's $n^2$ table.
+# Compare with the lesson's $L^2$ table.
 
 # %%
 MIB = 2**20
@@ -90,7 +91,7 @@ for L in (4096, 8192, 16384, 32768):
 # [[code:attention.scaled_dot_product_attention]]
 
 # %% [markdown] lang="ko"
-# ## n²의 비용을 재 보기
+# ## L²의 비용을 재 보기
 #
 # 강의와 같이 헤드 $h$ = 4, $d_k$ = 64인 어텐션 한 번을 길이 128부터 4096까지 잽니다. 강의 코드와
 # PyTorch의 융합 커널 `F.scaled_dot_product_attention`을 나란히 놓습니다. 시간은 `time.perf_counter`로
@@ -101,7 +102,7 @@ for L in (4096, 8192, 16384, 32768):
 # 융합 커널은 이 행렬을 통째로 저장하지 않습니다. 이 셀은 몇 초 걸립니다.
 
 # %% [markdown] lang="en"
-# ## Measuring the n² cost
+# ## Measuring the L² cost
 #
 # As in the lesson, time one attention call with $h$ = 4 heads and $d_k$ = 64, at lengths from 128
 # to 4096, for the course code and PyTorch's fused kernel `F.scaled_dot_product_attention` side by
@@ -244,11 +245,11 @@ print(f"largest difference, cached vs whole sequence: {(torch.stack(step_logits,
 # 위의 마지막 줄에 나온 차이는 부동소수점 반올림 수준입니다. 캐시는 근사가 아닙니다. 같은 값을 계산하되,
 # 이미 한 계산을 되풀이하지 않을 뿐입니다.
 #
-# 이제 `generate`로 토큰 $N$개를 만들고, `use_cache=True`와 `False`를 비교합니다. 두 방식이 같은
+# 이제 `generate`로 토큰 $T$개를 만들고, `use_cache=True`와 `False`를 비교합니다. 두 방식이 같은
 # 토큰을 내는지 확인하고, 시간을 재고, 모델이 계산한 위치 수를 셉니다. 위치 수는 임베딩 층에 들어간
 # 토큰 수로 셉니다. 세는 함수 `positions_computed`는 패키지의 `tutorial_code/generate.py`에서
-# 가져옵니다(강의의 실험도 이 함수로 셉니다). 캐시 없이는 $1 + 2 + \cdots + N$개, 캐시를 쓰면
-# $N$개일 것입니다. 강의의 KV 캐시 표와 비교해 보세요.
+# 가져옵니다(강의의 실험도 이 함수로 셉니다). 캐시 없이는 $1 + 2 + \cdots + T$개, 캐시를 쓰면
+# $T$개일 것입니다. 강의의 KV 캐시 표와 비교해 보세요.
 
 # %% [markdown] lang="en"
 # ## Generating with and without the cache
@@ -256,81 +257,89 @@ print(f"largest difference, cached vs whole sequence: {(torch.stack(step_logits,
 # The difference on the last line above is at the level of floating-point rounding. The cache is no
 # approximation: it computes the same values, only without repeating work already done.
 #
-# Now let `generate` make $N$ tokens, with `use_cache=True` and with `False`. Check that both give
+# Now let `generate` make $T$ tokens, with `use_cache=True` and with `False`. Check that both give
 # the same tokens, time them, and count the positions the model computes, as the number of tokens
 # that enter the embedding layer (the counting function, `positions_computed`, comes from the
-# package's `tutorial_code/generate.py`; the lesson's experiment counts with it too): $1 + 2 + \cdots + N$ without the
-# cache, $N$ with it, we expect. Compare with the lesson's KV cache table.
+# package's `tutorial_code/generate.py`; the lesson's experiment counts with it too): $1 + 2 + \cdots + T$ without the
+# cache, $T$ with it, we expect. Compare with the lesson's KV cache table.
 
 # %%
 # [[code:generate.positions_computed]]
 
 
 prompt = torch.randint(1, 64, (1, 1))
-Ns = [32, 64, 128, 256]
-gen_fns = {(c, N): lambda c=c, N=N: generate(model, prompt, N, use_cache=c) for N in Ns for c in (False, True)}
+Ts = [32, 64, 128, 256]
+gen_fns = {(c, T): lambda c=c, T=T: generate(model, prompt, T, use_cache=c) for T in Ts for c in (False, True)}
 secs = median_seconds(gen_fns, dict.fromkeys(gen_fns, 1))
-no_cache_s = [secs[False, N] for N in Ns]
-cache_s = [secs[True, N] for N in Ns]
+no_cache_s = [secs[False, T] for T in Ts]
+cache_s = [secs[True, T] for T in Ts]
 
-print("    N   same tokens   no cache (s)   KV cache (s)   speed-up   positions (no cache)   positions (cache)")
-for i, N in enumerate(Ns):
-    same = torch.equal(gen_fns[False, N](), gen_fns[True, N]())
-    work = {c: positions_computed(model, gen_fns[c, N]) for c in (False, True)}
-    print(f"{N:5d}   {str(same):>11}   {no_cache_s[i]:12.3f}   {cache_s[i]:12.3f}   {no_cache_s[i] / cache_s[i]:8.1f}"
+print("    T   same tokens   no cache (s)   KV cache (s)   speed-up   positions (no cache)   positions (cache)")
+for i, T in enumerate(Ts):
+    same = torch.equal(gen_fns[False, T](), gen_fns[True, T]())
+    work = {c: positions_computed(model, gen_fns[c, T]) for c in (False, True)}
+    print(f"{T:5d}   {str(same):>11}   {no_cache_s[i]:12.3f}   {cache_s[i]:12.3f}   {no_cache_s[i] / cache_s[i]:8.1f}"
           f"   {work[False]:20,}   {work[True]:17,}")
 
 fig, ax = plt.subplots(figsize=(5, 3.2))
-ax.plot(Ns, no_cache_s, "o-", color="tab:orange", label="캐시 없음")  # ko
-ax.plot(Ns, no_cache_s, "o-", color="tab:orange", label="no cache")  # en
-ax.plot(Ns, cache_s, "s-", color="tab:blue", label="KV 캐시")  # ko
-ax.plot(Ns, cache_s, "s-", color="tab:blue", label="KV cache")  # en
-ax.set_xlabel("생성한 토큰 수 N")  # ko
-ax.set_xlabel("tokens generated N")  # en
+ax.plot(Ts, no_cache_s, "o-", color="tab:orange", label="캐시 없음")  # ko
+ax.plot(Ts, no_cache_s, "o-", color="tab:orange", label="no cache")  # en
+ax.plot(Ts, cache_s, "s-", color="tab:blue", label="KV 캐시")  # ko
+ax.plot(Ts, cache_s, "s-", color="tab:blue", label="KV cache")  # en
+ax.set_xlabel("생성한 토큰 수 T")  # ko
+ax.set_xlabel("tokens generated T")  # en
 ax.set_ylabel("시간 (초)")  # ko
 ax.set_ylabel("time (s)")  # en
-ax.set_title("토큰 N개 생성 시간")  # ko
-ax.set_title("Time to generate N tokens")  # en
+ax.set_title("토큰 T개 생성 시간")  # ko
+ax.set_title("Time to generate T tokens")  # en
 ax.legend()
 plt.show()
 
 # %% [markdown] lang="ko"
-# 캐시를 쓰면 시간이 $N$에 비례해 거의 직선으로 늘고, 캐시가 없으면 위로 휩니다. 속도 향상이 위치 수의
+# 캐시를 쓰면 시간이 $T$에 비례해 거의 직선으로 늘고, 캐시가 없으면 위로 휩니다. 속도 향상이 위치 수의
 # 차이보다 훨씬 작은 것은 모델이 아주 작아서 한 단계마다 드는 고정 비용이 계산보다 크기 때문입니다.
 #
 # ## 우리 문서의 길이로 어림하기
 #
-# 마지막으로 $n^2$ 표를 여러분의 상황에 맞춰 봅니다. 문서 길이, 헤드 수, 층 수를 넣으면 float32
-# 가중치 행렬의 크기를 헤드 하나·층 하나와 모델 전체(배치 1)로 계산합니다. 학습할 때는 역전파를 위해
+# 마지막으로 $L^2$ 표를 여러분의 상황에 맞춰 봅니다. 문서 길이, 헤드 수, 스택 하나의 층 수를 넣으면 float32
+# 가중치 행렬의 크기를 헤드 하나·어텐션 하위 층 하나와 모델 전체(배치 1)로 계산합니다. 기본값은 2017년
+# 논문의 기본 모델(헤드 8개, 인코더와 디코더 각 6층)입니다. 인코더–디코더에는 인코더 층마다 셀프 어텐션이,
+# 디코더 층마다 셀프 어텐션과 크로스 어텐션이 있으므로, 어텐션 하위 층은 층 수의 세 배입니다(강의의 위젯도
+# 이렇게 셉니다). 학습할 때는 역전파를 위해
 # 이 행렬들을 모두 저장하므로 적어도 모델 전체 값만큼이 필요합니다. 추론할 때는 모든 층의 행렬이 한꺼번에
 # 메모리에 있지는 않지만, 계산량은 그대로 길이의 제곱으로 늘어납니다.
 
 # %% [markdown] lang="en"
-# With the cache the time grows in proportion to $N$, almost a straight line; without it the curve
+# With the cache the time grows in proportion to $T$, almost a straight line; without it the curve
 # bends upwards. The speed-up is far smaller than the saving in positions because the model is
 # tiny: each step's fixed overhead is larger than its arithmetic.
 #
 # ## An estimate for our own documents
 #
-# Finally, fit the $n^2$ table to your own case. Enter a document length, a number of heads and a
-# number of layers, and get the size of the float32 weight matrices for one head in one layer and
-# for the whole model (batch 1). Training keeps all of these matrices for backpropagation, so it
+# Finally, fit the $L^2$ table to your own case. Enter a document length, a number of heads and a
+# number of layers per stack, and get the size of the float32 weight matrices for one head in one
+# attention sub-layer and for the whole model (batch 1). The defaults are the 2017 paper's base
+# model (8 heads, 6 layers in each of the encoder and the decoder). An encoder–decoder has
+# self-attention in every encoder layer and both self- and cross-attention in every decoder layer,
+# so it has three times as many attention sub-layers as layers (the lesson's widget counts them
+# the same way). Training keeps all of these matrices for backpropagation, so it
 # needs at least the whole-model figure. Inference does not hold every layer's matrix in memory at
 # once, but its work still grows with the square of the length.
 
 # %%
-doc_tokens, n_heads, n_layers = 6000, 8, 6  # ko: 문서 길이(토큰), 헤드 수, 층 수 # en: document length (tokens), heads, layers
+doc_tokens, n_heads, n_layers = 6000, 8, 6  # ko: 문서 길이(토큰), 헤드 수, 스택 하나의 층 수 # en: document length (tokens), heads, layers per stack
+n_sublayers = 3 * n_layers  # ko: 인코더–디코더: 인코더 셀프, 디코더 셀프, 크로스 어텐션이 층마다 # en: encoder–decoder: encoder self-, decoder self- and cross-attention per layer
 for L in (doc_tokens, 2 * doc_tokens):
     one = L * L * 4 / MIB
-    print(f"L = {L:,}: one head, one layer {one:,.0f} MiB;"
-          f" {n_heads} heads × {n_layers} layers {one * n_heads * n_layers / 1024:,.1f} GiB")
+    print(f"L = {L:,}: one head, one attention sub-layer {one:,.0f} MiB;"
+          f" {n_heads} heads × {n_sublayers} attention sub-layers {one * n_heads * n_sublayers / 1024:,.1f} GiB")
 
 # %% [markdown] lang="ko"
 # ## 첫 칸 기억하기: LSTM 대 트랜스포머
 #
 # 강의의 "첫 칸 실험"을 작게 줄여 직접 돌려 봅니다. 길이 $L$인
-# 수열의 칸마다 +1이나 −1을 무작위로 넣고, **첫 칸**의 부호를 맞히게 합니다. 답은 맨 앞에 있지만
-# 모델은 수열을 다 본 뒤에 답해야 합니다. 데이터는 `tutorial_code/tasks/first_cell.py`에서, 두 모델은
+# 시퀀스의 칸마다 +1이나 −1을 무작위로 넣고, **첫 칸**의 부호를 맞히게 합니다. 답은 맨 앞에 있지만
+# 모델은 시퀀스를 다 본 뒤에 답해야 합니다. 데이터는 `tutorial_code/tasks/first_cell.py`에서, 두 모델은
 # `tutorial_code/classifiers.py`에서 가져옵니다. 강의의 실험이 쓰는 것과 같은 코드입니다.
 #
 # - `LSTMClassifier`: 은닉 크기 16인 LSTM. 칸을 하나씩 읽고 마지막 은닉 상태로 분류합니다. 첫 칸의
@@ -373,14 +382,14 @@ for L in (doc_tokens, 2 * doc_tokens):
 # [[code:classifiers.LSTMClassifier]]
 
 # %% [markdown] lang="ko"
-# 이제 길이 10, 50, 100에서 두 모델을 학습시킵니다. 설정은 실험의 기본값 그대로입니다. 학습 수열
-# 2,000개, 테스트 수열 1,000개, Adam(학습률 0.005), 배치 100, 최대 30에포크이고, 실험처럼 한 에포크
-# 동안 학습 수열을 모두 맞히면 거기서 멈춥니다. 강의의 실험과 달리 시드는 하나이고 길이는 세 개뿐입니다.
+# 이제 길이 10, 50, 100에서 두 모델을 학습시킵니다. 설정은 실험의 기본값 그대로입니다. 학습 시퀀스
+# 2,000개, 테스트 시퀀스 1,000개, Adam(학습률 0.005), 배치 100, 최대 30에포크이고, 실험처럼 한 에포크
+# 동안 학습 시퀀스를 모두 맞히면 거기서 멈춥니다. 강의의 실험과 달리 시드는 하나이고 길이는 세 개뿐입니다.
 # 더 많은 길이와 시드로 돌린 빌드의 전체 실험 결과는 강의 페이지에 있습니다. 데이터와 시드가 다르므로
 # 여러분의 작은 실험은 세부 숫자가 다를 수 있습니다.
 #
 # 실행하기 전에 예측해 보세요. **길이 100에서는 LSTM과 트랜스포머 중 누가 이길까요?** 트랜스포머에
-# 대해서는 첫 칸이 받는 어텐션 가중치의 평균(모든 테스트 수열, 헤드, 쿼리에 걸친 평균)도 재서 균등 분배
+# 대해서는 첫 칸이 받는 어텐션 가중치의 평균(모든 테스트 시퀀스, 헤드, 쿼리에 걸친 평균)도 재서 균등 분배
 # $1/L$과 비교합니다.
 
 # %% [markdown] lang="en"
@@ -400,7 +409,7 @@ for L in (doc_tokens, 2 * doc_tokens):
 # %%
 # ko: 실험의 기본값(tutorial_code/experiments/lstm_vs_attention.py의 Config)
 # en: the experiment's defaults (its Config in tutorial_code/experiments/lstm_vs_attention.py)
-N_TRAIN, N_TEST = 2000, 1000  # ko: 학습·테스트 수열 # en: training and test sequences
+N_TRAIN, N_TEST = 2000, 1000  # ko: 학습·테스트 시퀀스 # en: training and test sequences
 EPOCHS, BATCH_SIZE, LR = 30, 100, 0.005  # ko: 최대 에포크, 배치, Adam 학습률 # en: at most this many epochs, batch, Adam's learning rate
 HIDDEN = 16  # ko: LSTM 은닉 크기 # en: the LSTM's hidden size
 D_MODEL, N_HEADS, D_FF = 16, 2, 32  # ko: 트랜스포머 # en: the Transformer
@@ -427,7 +436,7 @@ def train_first_cell(model: nn.Module, x: Tensor, y: Tensor, gen: torch.Generato
             loss.backward()
             opt.step()
             correct += ((logits > 0).float() == y[batch]).sum().item()
-        if correct == len(x):  # ko: 이번 에포크에 학습 수열을 모두 맞혔으면 멈춤 # en: every training sequence right in this epoch: stop
+        if correct == len(x):  # ko: 이번 에포크에 학습 시퀀스를 모두 맞혔으면 멈춤 # en: every training sequence right in this epoch: stop
             break
     return epoch
 
@@ -449,7 +458,7 @@ for L in first_lengths:
         acc[kind].append(((logits > 0).float() == y_test).float().mean().item())
     with torch.no_grad():
         _, weights = model(x_test)  # ko: 마지막 모델은 트랜스포머. (N, h, L, L) # en: the last model is the Transformer: (N, h, L, L)
-    first = weights[..., 0].mean().item()  # ko: 키 위치 0이 받은 가중치, 수열·헤드·쿼리 평균 # en: weight on key position 0, mean over sequences, heads and queries
+    first = weights[..., 0].mean().item()  # ko: 키 위치 0이 받은 가중치, 시퀀스·헤드·쿼리 평균 # en: weight on key position 0, mean over sequences, heads and queries
     lstm, transformer = (f"{acc[kind][-1]:.3f} ({epochs[kind]:2d})" for kind in ("lstm", "transformer"))
     print(f"{L:6d}   {lstm:>17}   {transformer:>24}   {first:19.3f}   {1 / L:11.3f}   {first * L:9.1f}")
 
@@ -463,7 +472,7 @@ ax.set_xscale("log")
 ax.set_xticks(first_lengths, [str(L) for L in first_lengths])
 ax.minorticks_off()
 ax.set_ylim(0.4, 1.03)
-ax.set_xlabel("수열 길이 L")  # ko
+ax.set_xlabel("시퀀스 길이 L")  # ko
 ax.set_xlabel("sequence length L")  # en
 ax.set_ylabel("테스트 정확도")  # ko
 ax.set_ylabel("test accuracy")  # en
@@ -473,8 +482,8 @@ ax.legend(fontsize=8)
 plt.show()
 
 # %% [markdown] lang="ko"
-# 출력을 읽어 봅시다. 괄호 안은 학습한 에포크 수이고, 30이면 끝까지 학습 수열을 다 맞히지 못했다는
-# 뜻입니다. 길이 10에서는 두 모델 모두 테스트 수열을 다 맞힙니다. 길이 50과 100에서 LSTM은 30에포크를
+# 출력을 읽어 봅시다. 괄호 안은 학습한 에포크 수이고, 30이면 끝까지 학습 시퀀스를 다 맞히지 못했다는
+# 뜻입니다. 길이 10에서는 두 모델 모두 테스트 시퀀스를 다 맞힙니다. 길이 50과 100에서 LSTM은 30에포크를
 # 다 돌고도 0.5 근처, 곧 찍기 수준입니다. 첫 칸의 정보를 수십 단계 동안 은닉 상태에 들고 가지 못한
 # 것입니다. 트랜스포머는 세 길이 모두 1.000이고 몇 에포크 만에 멈췄습니다. 첫 칸이 받는 어텐션은 모든
 # 길이에서 균등 분배 $1/L$의 몇 배에서 수십 배입니다. 어느 위치의 쿼리든 첫 칸을 한 단계 만에 직접

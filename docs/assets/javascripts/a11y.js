@@ -1,3 +1,4 @@
+// @ts-check
 // Accessibility fixes for what Material for MkDocs 9.8.2 makes in the browser (checked with
 // axe-core in tests/browser/test_accessibility_browser.py). Each says why; drop one when a Material
 // release fixes it upstream.
@@ -16,6 +17,7 @@
 //   technology once KaTeX has drawn it (axe: empty-table-header; axe does not read KaTeX's
 //   MathML): it gets the formula's TeX source as visually hidden text.
 (() => {
+  /** @param {Element} el */
   const overflows = (el) => {
     const style = getComputedStyle(el)
     const x = /(auto|scroll)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1
@@ -24,7 +26,9 @@
   }
 
   const scrollBoxes = () => {
-    for (const el of document.querySelectorAll(".md-content *")) {
+    // everything in the content: HTML, and the SVG and MathML that figures and KaTeX draw
+    const all = /** @type {NodeListOf<HTMLElement | SVGElement | MathMLElement>} */ (document.querySelectorAll(".md-content *"))
+    for (const el of all) {
       if (el.dataset.a11yScroll === undefined && el.hasAttribute("tabindex")) continue // the site's own
       if (overflows(el)) {
         if (el.dataset.a11yScroll === undefined) {
@@ -46,9 +50,9 @@
   }
 
   const mathHeaders = () => {
-    for (const th of document.querySelectorAll(".md-typeset th:not([data-a11y-text])")) {
+    for (const th of /** @type {NodeListOf<HTMLTableCellElement>} */ (document.querySelectorAll(".md-typeset th:not([data-a11y-text])"))) {
       const tex = th.querySelector('.katex annotation[encoding="application/x-tex"]')
-      const text = [...th.childNodes].filter((n) => !(n.nodeType === 1 && n.matches(".arithmatex, .katex")))
+      const text = [...th.childNodes].filter((n) => !(n instanceof Element && n.matches(".arithmatex, .katex")))
         .map((n) => n.textContent).join("").trim()
       if (!tex || text) continue
       const hidden = document.createElement("span")

@@ -1,3 +1,4 @@
+// @ts-check
 // Render math with the vendored KaTeX on every page Material shows. Material emits the
 // page on `document$` (again after each instant navigation, should that be enabled).
 // pymdownx.arithmatex (generic: true) wraps formulas in .arithmatex elements as \( \)

@@ -1,3 +1,4 @@
+// @ts-check
 // The projector view of a lesson: the lesson page itself, one section (## heading) per screen,
 // in type large enough for the back of a classroom. Started with the lesson's "Projector view"
 // button or by opening the page with ?present (?present=3 opens the fourth screen; a #id opens
@@ -5,7 +6,7 @@
 // Esc leaves; when a widget's control has the focus the arrow keys stay the widget's. Nothing is
 // copied or re-rendered: sections not on screen are only hidden, so the widgets stay live.
 (() => {
-  const start = document.querySelector("[data-present-start]")
+  const start = /** @type {HTMLElement | null} */ (document.querySelector("[data-present-start]"))  // a <button>
   const article = document.querySelector(".md-content article")
   if (!start || !article) return
   const L = start.dataset
@@ -24,7 +25,7 @@
   const show = (n, focus = true) => {
     at = Math.max(0, Math.min(screens.length - 1, n))
     screens.forEach((els, i) => els.forEach((el) => el.toggleAttribute("data-present-hidden", i !== at)))
-    status.textContent = L.labelOf.replace("{n}", at + 1).replace("{total}", screens.length)
+    status.textContent = L.labelOf.replace("{n}", String(at + 1)).replace("{total}", String(screens.length))
     bar.querySelector("[data-present-prev]").disabled = at === 0
     bar.querySelector("[data-present-next]").disabled = at === screens.length - 1
     const url = new URL(location.href)
@@ -33,7 +34,7 @@
     history.replaceState(null, "", url)
     window.scrollTo(0, 0)
     const heading = screens[at].find((el) => /^H[12]$/.test(el.tagName))
-    if (focus && heading) {
+    if (focus && heading instanceof HTMLElement) {
       heading.setAttribute("tabindex", "-1")
       heading.focus({ preventScroll: true })
     }

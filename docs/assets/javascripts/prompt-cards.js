@@ -1,3 +1,4 @@
+// @ts-check
 // Prompt cards (teaching/prompt-cards.md): each .prompt-card gets a picker listing the
 // page's .prompt-code blocks (plus "no code") and a copy button. Copying puts on the
 // clipboard the card's prompt, a blank line and the chosen code in a ```python fence.
@@ -80,6 +81,12 @@
   // tooltip <abbr> inside it), so each one is wrapped through a Range over the text
   // (text node, offset) of a character offset into root's text; a start that falls on a
   // node boundary goes to the next node, an end to the previous one
+  /**
+   * @param {Node} root
+   * @param {number} offset
+   * @param {boolean} isEnd
+   * @returns {[Node, number] | null}
+   */
   const textPoint = (root, offset, isEnd) => {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
     while (walker.nextNode()) {

@@ -1,4 +1,5 @@
-// Self-checked questions ([[self-check:N]], scripts/coursebuild/selfcheck.py draws the forms).
+// @ts-check
+// Self-checked questions ([[self-check:N]], scripts/coursebuild/content/selfcheck.py draws the forms).
 // Each <form class="self-check__item"> is checked on submit, in the page, offline:
 //   data-kind="number": the typed number (a comma or a Korean decimal point "," accepted, a
 //     trailing "%" dropped) is right when |typed - data-answer| <= data-tolerance;
@@ -119,7 +120,7 @@
     update()
   }
 
-  const start = () => document.querySelectorAll("section.self-check").forEach((s) => {
+  const start = () => /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("section.self-check")).forEach((s) => {
     if (!s.dataset.ready) { s.dataset.ready = "1"; setup(s) }
   })
   if (window.document$) document$.subscribe(start)

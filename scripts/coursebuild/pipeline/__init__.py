@@ -9,7 +9,7 @@ from .context import RunContext, pick_device
 from .progress import Progress
 from .errors import ClaimError, ExperimentError, GateError
 from .registry import names
-from . import checks
+from . import checks  # noqa: F401  (pipeline.checks, for importers)
 from .runner import Outcome, Report, run_experiments
 
 __all__ = ["ClaimError", "ExperimentError", "GateError", "Outcome", "Progress", "Report", "RunContext",

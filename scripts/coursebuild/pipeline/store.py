@@ -27,6 +27,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .. import atomic
 from .errors import ExperimentError
 
 from ..paths import LANGS
@@ -39,32 +40,6 @@ KEEP_ENTRIES = 3  # cache entries kept per experiment (e.g. full, tiny, one olde
 
 
 # ---------------------------------------------------------------- atomic files
-
-def atomic_write_bytes(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` via a temp file in the same folder, fsync, os.replace.
-
-    Returns False (and writes nothing) when the file already holds exactly these bytes, so
-    watchers such as ``mkdocs serve`` see no change. An interruption at any point leaves
-    either the old file or the new one, never a partial file.
-    """
-    path = Path(path)
-    with contextlib.suppress(OSError):
-        if path.read_bytes() == data:
-            return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return True
-
 
 def dumps(obj) -> bytes:
     """Canonical JSON bytes (sorted keys, no NaN) used for every file and every hash."""
@@ -88,7 +63,7 @@ def _to_json(value):
 
 
 def write_json(path: Path, obj) -> bool:
-    return atomic_write_bytes(path, dumps(obj))
+    return atomic.write_bytes(path, dumps(obj))
 
 
 def sha256_file(path: Path) -> str:

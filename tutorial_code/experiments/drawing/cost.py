@@ -85,6 +85,7 @@ LABELS = {
         "same_tokens": "두 방식이 만든 토큰은 같습니다",
         "different_tokens": "두 방식이 만든 토큰이 다릅니다",
         "faster": "{x:.1f}배 빠릅니다",
+        "timed_cpu": "CPU에서 스레드 {n}개로", "timed_gpu": "GPU 하나에서",
         "slower": "{x:.1f}배 느립니다",
         "grows_slower": "$T$보다 느리게",
         "grows_proportional": "거의 $T$에 비례해",
@@ -134,6 +135,7 @@ LABELS = {
         "same_tokens": "Both ways produce the same tokens",
         "different_tokens": "The two ways produce different tokens",
         "faster": "{x:.1f} times faster",
+        "timed_cpu": "on the CPU with {n} thread{s}", "timed_gpu": "on one GPU",
         "slower": "{x:.1f} times slower",
         "grows_slower": "more slowly than $T$",
         "grows_proportional": "about in proportion to $T$",
@@ -158,6 +160,10 @@ def words(results: dict) -> dict:
     speedup = att["longest"]["speedup"]  # a slower kernel is said with the inverse: "1.3배 느립니다"
     key, x = ("faster", speedup) if speedup > 1 else ("slower", 1 / speedup)
     out["fused_speed"] = {lang: LABELS[lang][key].format(x=x) for lang in LABELS}
+    d = results["device"]  # the conditions every time was measured under (not the machine's name)
+    key = "timed_cpu" if d["type"] == "cpu" else "timed_gpu"
+    n = d.get("threads") or 1
+    out["timed_on"] = {lang: LABELS[lang][key].format(n=n, s="" if n == 1 else "s") for lang in LABELS}
     return out
 
 

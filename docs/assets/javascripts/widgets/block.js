@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 7 widget: D and d_ff → the parameters of one encoder block (attention, feed-forward
 // network, two layer norms) and their shares; a post-LN / pre-LN switch on the block diagram.
 //
@@ -94,8 +95,8 @@
                                                el("label", { for: ui.dff.id, text: t.d_ff }), ui.dff]),
       el("div", { class: "widget-controls" }, presets), ui.status,
       el("table", { class: "widget-table" }, [el("thead", {}, [head]), ui.body]), ui.bar,
-      el("fieldset", { class: "widget-controls" }, [el("legend", { text: t.placement })].concat(
-        radios.map(function (r) { return el("span", {}, [r, el("label", { for: r.id, text: t[r.value] })]); }))),
+      el("fieldset", { class: "widget-controls" }, [el("legend", { text: t.placement }),
+        ...radios.map(function (r) { return el("span", {}, [r, el("label", { for: r.id, text: t[r.value] })]); })]),
       ui.flow, ui.note);
 
     // a whole number in 1..MAX, or null (and the input is marked)

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 1 widget: one context vector of D numbers shared by every word of the sentence.
 //
 // [[widget:translation.bottleneck]]: the data is results["widgets"]["bottleneck"] of the

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 8 widget: the cross-attention on the lesson's example at points of the build's training
 // run, on a slider, so the reader watches the anti-diagonal appear.
 //

@@ -1,8 +1,9 @@
+// @ts-check
 // What every lesson widget shares: registration, the page's language, the build's data, elements.
 //
 // A page holds <div class="widget" data-widget="NAME" data-scripts="FILE.js"><script
 // type="application/json">…</script></div> (the [[widget:experiment.NAME]] marker,
-// scripts/coursebuild/widgets.py). This file, the only widget script every page loads, loads the
+// scripts/coursebuild/pages/widgets.py). This file, the only widget script every page loads, loads the
 // scripts named in data-scripts (next to it, in order), and each of them calls
 //
 //   CourseWidgets.register("NAME", function (root, ctx) { … });
@@ -11,14 +12,23 @@
 // navigation), with ctx = { data, lang, uid, el, labels }: the JSON the build wrote, "ko" or
 // "en" from <html lang>, an id prefix unique on the page, and the helpers below. The div is
 // hidden until init marks it (data-state), so without JavaScript only the static figure shows.
-window.CourseWidgets = (function () {
+// A top-level `var`, so a global of the page, whose type the type check reads from the code.
+var CourseWidgets = (function () {
   "use strict";
 
+  /** @returns {"ko" | "en"} */
   function lang() {
     return (document.documentElement.lang || "ko").slice(0, 2) === "en" ? "en" : "ko";
   }
 
-  // el("button", { class: "md-button", text: "Go" }, [children]): text sets textContent
+  /**
+   * el("button", { class: "md-button", text: "Go" }, [children]): text sets textContent
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Object<string, string>} [attrs]
+   * @param {Node[]} [children]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -28,15 +38,29 @@ window.CourseWidgets = (function () {
     return node;
   }
 
+  /** @param {HTMLElement} root @returns {any} the JSON the build wrote (each widget's own shape) */
   function data(root) {
     const script = root.querySelector('script[type="application/json"]');
     return script ? JSON.parse(script.textContent) : {};
   }
 
+  /**
+   * What a widget's init gets: its div, and
+   * @typedef {object} WidgetContext
+   * @property {any} data the JSON the build wrote for it (each widget's own shape)
+   * @property {"ko" | "en"} lang the page's language
+   * @property {string} uid an id prefix unique on the page
+   * @property {typeof el} el
+   * @property {<T>(table: {ko: T, en: T}) => T} labels the page language's entry of a table
+   */
+  /** @typedef {(root: HTMLElement, ctx: WidgetContext) => void} WidgetInit */
+
+  /** @param {string} name @param {WidgetInit} init */
   function attach(name, init) {
-    document.querySelectorAll('.widget[data-widget="' + name + '"]').forEach(function (root, i) {
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.widget[data-widget="' + name + '"]')).forEach(function (root, i) {
       if (root.dataset.state) return;  // already attached (document$ fires again on instant pages)
       const l = lang();
+      /** @type {WidgetContext} */
       const ctx = { data: data(root), lang: l, uid: name + "-" + i, el: el,
                     labels: function (table) { return table[l] || table.ko; } };
       try {
@@ -50,6 +74,7 @@ window.CourseWidgets = (function () {
     });
   }
 
+  /** @param {string} name @param {WidgetInit} init */
   function register(name, init) {
     // Material's document$ emits on every page load and replays the last one to new subscribers
     if (window.document$ && typeof window.document$.subscribe === "function") {
@@ -128,7 +153,7 @@ window.CourseWidgets = (function () {
   // ---- loading: a page carries only its own widgets' scripts (data-scripts, in order)
 
   // where this file was loaded from: the widget scripts sit next to it
-  const BASE = document.currentScript ? document.currentScript.src.replace(/[^/]*$/, "") : "";
+  const BASE = document.currentScript instanceof HTMLScriptElement ? document.currentScript.src.replace(/[^/]*$/, "") : "";
   const loaded = {};
 
   function load(file) {
@@ -144,7 +169,7 @@ window.CourseWidgets = (function () {
   }
 
   function loadScripts() {
-    document.querySelectorAll(".widget[data-scripts]").forEach(function (root) {
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".widget[data-scripts]")).forEach(function (root) {
       root.dataset.scripts.split(" ").filter(Boolean).reduce(function (before, file) {
         return before.then(function () { return load(file); });  // the forward pass before its widget
       }, Promise.resolve()).catch(function (error) {
@@ -165,6 +190,9 @@ window.CourseWidgets = (function () {
     return p[0] + " × 10" + p[1].replace("+", "").replace(/./g, function (c) { return "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]; });
   }
 
-  return { register: register, el: el, lang: lang, data: data, difference: difference,
-           matrixTable: matrixTable, weightCell: weightCell, options: options, steadyHeight: steadyHeight };
+  const api = { register: register, el: el, lang: lang, data: data, difference: difference,
+                matrixTable: matrixTable, weightCell: weightCell, options: options, steadyHeight: steadyHeight };
+  // a misspelt CourseWidgets.name is a type error; widgets/train.js adds trainComparison (its
+  // comparison rule, which its tests call)
+  return /** @type {Closed<typeof api> & {trainComparison?: object}} */ (api);
 })();

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 9 widgets: an L² calculator (a document of L tokens: entries and float32 memory of one
 // L × L matrix, of a whole model, the ratio to L/2, and attention-score work apart from the work
 // of projections and the feed-forward network), and a KV-cache step counter (work per

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 2 widget: one query slip against the library's three key cards, computed in the page.
 //
 // Data ([[widget:worked_examples.library]], tutorial_code/experiments/pagedata/widgets_attention.py): the keys,

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 5 widget: pick the width D and the head count h (a divisor of D). The parameter count
 // 4D² + 4D does not move with h; what moves is which columns of X W_Q each head owns.
 //

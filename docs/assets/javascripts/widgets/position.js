@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 6 widgets: the sinusoidal table (position × dimension), the three steps
 // "no position → shuffled → position added" on lesson 4's toy sentence, and RoPE (rotate q by m,
 // k by n: the score depends only on m − n).
@@ -242,10 +243,10 @@
       ui.same.textContent = t.same(off) + ": " + others.join(", ");
       const q = rotate(d.q, m, d.base), k = rotate(d.k, n, d.base);
       const scale = Math.max(Math.hypot(q[0], q[1]), Math.hypot(k[0], k[1]), 1e-9);
-      qArrow.setAttribute("x2", q[0] / scale);
-      qArrow.setAttribute("y2", -q[1] / scale);
-      kArrow.setAttribute("x2", k[0] / scale);
-      kArrow.setAttribute("y2", -k[1] / scale);
+      qArrow.setAttribute("x2", String(q[0] / scale));
+      qArrow.setAttribute("y2", String(-q[1] / scale));
+      kArrow.setAttribute("x2", String(k[0] / scale));
+      kArrow.setAttribute("y2", String(-k[1] / scale));
       ui.status.textContent = t.ropeStatus(m, n, s.toFixed(3));
     }
 

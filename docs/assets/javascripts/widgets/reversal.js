@@ -1,7 +1,8 @@
+// @ts-check
 // Lesson 8 widget: the site's trained reversal model, run in the page (transformer.js).
 //
 // The page holds <div class="widget" data-widget="reversal" data-model="reversal">; the build
-// adds data-model-url (scripts/coursebuild/served_models.py). Without JavaScript the div stays
+// adds data-model-url (scripts/coursebuild/outputs/models.py). Without JavaScript the div stays
 // empty and the lesson's static figure and numbers tell the same story. The weights load only
 // when the widget comes into view. Labels follow the page's language (<html lang>).
 //
@@ -28,7 +29,7 @@
       short: function (max) { return "이 모델은 " + max + "자리 숫자로만 학습했습니다. " + max + "자리가 아니면 틀린 답을 쓸 수 있습니다."; },
       siteModel: function (max) { return "사용 중인 모델: 사이트의 모델 (빌드가 " + max + "자리 숫자로 학습시킨 모델)"; },
       trainedModel: function (steps, exact, max) {
-        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "단계 학습, 검증 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
+        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "스텝 학습, 검증 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
       },
       back: "사이트의 모델로 돌아가기",
       type: function (max) { return "숫자를 " + max + "개까지 입력하고 디코딩을 누르세요."; },
@@ -323,7 +324,7 @@
   // go on changing its own), the output projection tied as the detail says. A detail that cannot
   // make a working model throws a problem: the key of LABELS.*.problems and its arguments.
   function problem(key) {
-    const error = new Error(key);
+    const error = /** @type {Error & {problem: string, args: string[]}} */ (new Error(key));
     error.problem = key;
     error.args = Array.prototype.slice.call(arguments, 1);
     return error;
@@ -333,6 +334,7 @@
     const d = detail || {};
     if (!d.config || !d.tokens || !d.weights) throw problem("parts");
     if (!(Number.isInteger(d.length) && d.length >= 1)) throw problem("length", String(d.length));
+    /** @type {Object<string, ReturnType<typeof Transformer.matrix>>} */
     const tensors = {};
     Object.keys(d.weights).forEach(function (name) {
       const w = d.weights[name];

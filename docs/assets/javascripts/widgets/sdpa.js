@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 3 widget: softmax(QKᵀ/√d_k)V one matrix at a time, and the peak weight as d_k grows.
 //
 // Data ([[widget:worked_examples.sdpa]], tutorial_code/experiments/pagedata/widgets_attention.py): the page's

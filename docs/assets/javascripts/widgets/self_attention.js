@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 4 widget: self-attention over the toy sentence, a causal mask, and shuffled words.
 //
 // Data ([[widget:worked_examples.self_attention]], tutorial_code/experiments/pagedata/widgets_attention.py):

@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 1 widget: the site's trained Korean→English translator, run in the page (transformer.js).
 //
 // [[widget:translation.translator|model]]: the data is results["widgets"]["translator"] of the
@@ -80,6 +81,7 @@
   }
 
   // ---------------------------------------------------------------- the page's parts
+  /** @type {[string, string, boolean][]} [field, its label in LABELS, whether the part is optional] */
   const PICKERS = [["adverb", "adverb", true], ["subj_adj", "subjAdj", true], ["subj", "subj", false],
                    ["obj_adj", "objAdj", true], ["obj", "obj", false], ["verb", "verb", false]];
 

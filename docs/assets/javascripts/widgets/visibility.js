@@ -1,3 +1,4 @@
+// @ts-check
 // Lesson 8 widget: who may see whom in encoder-only, decoder-only and encoder–decoder models.
 //
 // The page holds [[widget:reversal.visibility]]: the data is results["widgets"]["visibility"] of
@@ -103,12 +104,14 @@
       status: el("p", { class: "widget-status", role: "status", "aria-live": "polite" }),
       maps: el("div", { class: "widget-maps" }),
     };
-    const fieldset = el("fieldset", { class: "widget-controls" }, [el("legend", { text: t.legend })].concat(radios));
+    const fieldset = el("fieldset", { class: "widget-controls" }, [el("legend", { text: t.legend }), ...radios]);
     const panel = el("div", {}, [ui.status, el("p", { class: "widget-label", text: t.key }), ui.maps]);
     root.replaceChildren(el("p", { class: "widget-title", text: t.title }), fieldset, panel);
     const state = { root: root, ui: ui, t: t, data: d };
-    fieldset.addEventListener("change", function (event) { render(state, event.target.value); });
-    root.querySelector('input[value="' + d.initial + '"]').checked = true;
+    fieldset.addEventListener("change", function (event) {
+      if (event.target instanceof HTMLInputElement) render(state, event.target.value);  // a radio
+    });
+    /** @type {HTMLInputElement} the selector names an input */ (root.querySelector('input[value="' + d.initial + '"]')).checked = true;
     render(state, d.initial);
     window.CourseWidgets.steadyHeight(panel, d.order, function (v) { render(state, v); },
       function () { return root.dataset.variant; });

@@ -1,0 +1,206 @@
+"""Self-checked questions: the page checks the reader's answer itself, offline.
+
+Kept once, in ``docs/questions/self-check.yml``, beside the free-text check questions (which
+stay as they are). ``[[self-check:3]]`` draws lesson 3's questions as forms that
+``docs/assets/javascripts/self-check.js`` checks on submit; :mod:`coursebuild.lms` writes the
+same questions as Moodle XML and QTI for the instructor pack. Two types::
+
+    lessons:
+      3:
+        - id: sc-sdpa-sqrt                 # unique; the form's id
+          type: number
+          ko: 질문 (Markdown; [[value:…]] markers too)
+          en: Question …
+          value: worked_examples.sdpa.sqrt_d_k     # experiment.key: the answer is this build's result
+          scale: 100                       # optional: the answer is value × scale (a percentage)
+          tolerance: 0.01                  # accepted: |answer − expected| ≤ tolerance
+          hint: {ko: …, en: …}             # optional, folded
+          explain: {ko: …, en: …}          # shown after a right answer (markers allowed)
+        - id: sc-sdpa-why
+          type: choice
+          ko: …
+          en: …
+          choices:                         # exactly one has correct: true
+            - {correct: true, ko: …, en: …, why: {ko: …, en: …}}
+            - {ko: …, en: …, why: {ko: …, en: …}}   # every choice says why
+
+Why not a plugin: mkdocs-quiz (1.7.1) checks typed answers by exact text only (no tolerance),
+writes its blanks as ``[[answer]]``, the grammar of this site's markers, and inlines its script
+and a confetti library on every page; mkdocs-superquiz (0.7.1) has no numeric type and no
+Korean, and ships 7 MB of assets. Neither reads numbers from this build's results.
+
+Whether the site or the instructor pack, every number comes from ``results`` through the
+same lookup as ``[[value:…]]``, so the expected answers change when the results do.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import markdown as md
+import yaml
+
+from ..pages import results as results_lookup
+from .questions import entry_text
+from ..paths import DOCS, LANGS
+
+SOURCE = DOCS / "questions" / "self-check.yml"
+TYPES = ("number", "choice")
+MIN_PER_LESSON = 3
+WORDS = {
+    "ko": {"title": "스스로 확인하기", "answer": "답", "submit": "확인", "hint": "힌트", "clear": "기록 지우기",
+           "intro": "답을 넣고 확인을 누르면 이 페이지가 바로 알려 줍니다. 맞힌 문제는 이 브라우저에만 기록됩니다.",
+           "choices": "보기"},
+    "en": {"title": "Check yourself", "answer": "Answer", "submit": "Check", "hint": "Hint", "clear": "Clear my progress",
+           "intro": "Enter an answer and press Check: the page tells you at once. What you got right is kept in this browser only.",
+           "choices": "Choices"},
+}
+_MD = {"extensions": ["pymdownx.arithmatex", "pymdownx.highlight", "pymdownx.superfences"],
+       "extension_configs": {"pymdownx.arithmatex": {"generic": True}}}
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path, stamp: float) -> dict[int, list[dict]]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"cannot read {path.name}: {exc}") from exc
+    lessons = (data or {}).get("lessons") if isinstance(data, dict) else None
+    if not isinstance(lessons, dict) or not lessons:
+        raise ValueError(f"{path.name}: needs a mapping 'lessons' of lesson number to questions")
+    ids = set()
+    for n, items in lessons.items():
+        if not isinstance(n, int) or not isinstance(items, list):
+            raise ValueError(f"{path.name}: lesson {n!r} needs an integer number and a list of questions")
+        for q in items:
+            q = q if isinstance(q, dict) else {}
+            where = f"{path.name}, lesson {n}, question {q.get('id', '?')}"
+            if not re.fullmatch(r"[a-z0-9-]+", str(q.get("id", ""))) or q["id"] in ids:
+                raise ValueError(f"{where}: 'id' must be unique, lower-case letters, digits and '-'")
+            ids.add(q["id"])
+            if q.get("type") not in TYPES:
+                raise ValueError(f"{where}: 'type' must be one of {', '.join(TYPES)}")
+            for lang in LANGS:
+                entry_text(q, lang, lang, where)
+                if "hint" in q:
+                    entry_text(q, "hint", lang, where)
+            if q["type"] == "number":
+                if not re.fullmatch(r"[a-z_]\w*\.[\w.-]+", str(q.get("value", ""))):
+                    raise ValueError(f"{where}: 'value' must be experiment.key of a result, e.g. worked_examples.sdpa.sqrt_d_k")
+                tol = q.get("tolerance")
+                if not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol <= 0:
+                    raise ValueError(f"{where}: 'tolerance' must be a positive number (the accepted distance)")
+                for lang in LANGS:
+                    entry_text(q, "explain", lang, where)
+            else:
+                choices = q.get("choices")
+                if not isinstance(choices, list) or len(choices) < 2:
+                    raise ValueError(f"{where}: 'choices' needs at least two choices")
+                if sum(1 for c in choices if isinstance(c, dict) and c.get("correct") is True) != 1:
+                    raise ValueError(f"{where}: exactly one choice needs 'correct: true'")
+                for i, c in enumerate(choices, 1):
+                    for lang in LANGS:
+                        entry_text(c, lang, lang, f"{where}, choice {i}")
+                        entry_text(c, "why", lang, f"{where}, choice {i}")
+    return {n: lessons[n] for n in sorted(lessons)}
+
+
+def load(path: Path = SOURCE) -> dict[int, list[dict]]:
+    """{lesson: its questions}, each checked (both languages, type, answer, tolerance, why)."""
+    if not path.is_file():
+        raise ValueError(f"{path.name} is missing from {path.parent}")
+    return _load(path, path.stat().st_mtime)
+
+
+def expected(q: dict, results: dict) -> float:
+    """The answer a number question expects: its result in this build, times its scale."""
+    value = results_lookup.value(results, q["value"])
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"self-check {q['id']}: {q['value']} is {value!r}, not a number")
+    return float(value) * float(q.get("scale", 1))
+
+
+def filled(text: str, ctx) -> str:
+    """``text`` with its markers expanded for ``ctx`` (Markdown still)."""
+    return ctx.render(text)
+
+
+def to_html(text: str, inline: bool = False) -> str:
+    """Markdown to HTML; ``inline``: without the paragraphs (for a <legend> or a <label>),
+    paragraphs joined by line breaks."""
+    out = md.markdown(text, **_MD).strip()
+    if inline and out.startswith("<p>") and out.endswith("</p>"):
+        out = re.sub(r"</p>\s*<p>", "<br>", out[3:-4])
+    return out
+
+
+def _selected(which: str | None, lessons: dict) -> int:
+    if not (which or "").isdigit():
+        raise ValueError(f"takes a lesson number (got '{which or ''}'), e.g. [[self-check:3]]")
+    if int(which) not in lessons:
+        raise KeyError(f"no self-checked questions for lesson {which} in docs/questions/self-check.yml; "
+                       f"lessons: {', '.join(map(str, lessons))}")
+    return int(which)
+
+
+def render(n: int, questions: list[dict], ctx) -> str:
+    """Lesson ``n``'s questions as one raw-HTML block (forms the widget script checks)."""
+    lang, w = ctx.lang, WORDS[ctx.lang]
+    out = [f'<section class="self-check" data-self-check="{lang}:lesson-{n}" data-total="{len(questions)}" '
+           f'data-lang="{lang}" aria-labelledby="self-check-{n}">',
+           f'<h3 id="self-check-{n}" class="self-check__title">{w["title"]}</h3>',
+           f'<p class="self-check__intro">{html.escape(w["intro"])}</p>',
+           '<p class="self-check__progress" aria-live="polite"></p>']
+    for i, q in enumerate(questions, 1):
+        qid, text = q["id"], to_html(filled(entry_text(q, lang, lang, q["id"]), ctx), inline=True)
+        attrs = f'data-kind="{q["type"]}"'
+        if q["type"] == "number":
+            attrs += f' data-answer="{expected(q, ctx.results)!r}" data-tolerance="{float(q["tolerance"])!r}"'
+        out.append(f'<form class="self-check__item" id="{qid}" {attrs} novalidate>')
+        out.append(f'<fieldset><legend><span class="self-check__number">{n}.{i}</span> '
+                   f'<span class="self-check__text">{text}</span></legend>')
+        if q["type"] == "number":
+            out.append(f'<label class="self-check__label" for="{qid}-input">{w["answer"]}</label> '
+                       f'<input class="self-check__input" id="{qid}-input" name="answer" type="text" '
+                       f'inputmode="decimal" autocomplete="off" spellcheck="false">')
+        else:
+            for j, c in enumerate(q["choices"]):
+                label = to_html(filled(entry_text(c, lang, lang, qid), ctx), inline=True)
+                out.append(f'<label class="self-check__choice"><input type="radio" name="{qid}" value="{j}"'
+                           f'{" data-correct" if c.get("correct") else ""}> <span>{label}</span></label>')
+        out.append(f'<button type="submit" class="md-button self-check__submit">{w["submit"]}</button>')
+        out.append("</fieldset>")
+        if "hint" in q:
+            hint = to_html(filled(entry_text(q, "hint", lang, qid), ctx))
+            out.append(f'<details class="self-check__hint"><summary>{w["hint"]}</summary>{hint}</details>')
+        out.append('<div class="self-check__feedback" role="status" aria-live="polite" hidden></div>')
+        if q["type"] == "number":
+            explain = to_html(filled(entry_text(q, "explain", lang, qid), ctx))
+            out.append(f'<template class="self-check__explain">{explain}</template>')
+        else:
+            for j, c in enumerate(q["choices"]):
+                why = to_html(filled(entry_text(c, "why", lang, qid), ctx))
+                out.append(f'<template class="self-check__why" data-choice="{j}">{why}</template>')
+        out.append("</form>")
+    out.append(f'<button type="button" class="md-button self-check__clear">{w["clear"]}</button>')
+    out.append("</section>")
+    return "\n".join(out) + "\n"
+
+
+def self_check_marker(which: str | None, fmt: str | None, ctx) -> str:
+    """``[[self-check:N]]``: lesson N's self-checked questions (docs/questions/self-check.yml)."""
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}')")
+    lessons = load()
+    n = _selected(which, lessons)
+    return render(n, lessons[n], ctx)
+
+
+def as_json(questions: dict, results: dict) -> str:  # for tests and the LMS export
+    return json.dumps({n: [{**q, "expected": expected(q, results)} if q["type"] == "number" else q
+                           for q in qs] for n, qs in questions.items()}, ensure_ascii=False)

@@ -1,0 +1,323 @@
+"""Teaching times, computed: each lesson's study time, the demonstration tips' lengths, the time
+table's sums and the plan that covers the whole course (``[[plan:…]]`` markers).
+
+Study time of a lesson (shown under its title beside the reading time, ``[[reading-time]]``) is
+its reading time (:mod:`coursebuild.reading`) plus, by these stated rules:
+
+- :data:`COMPUTATION_MINUTES` for each hand computation the lesson works through: a displayed
+  formula of the core text whose result is a number of the build (its right-hand side holds a
+  ``[[value:…]]`` marker), which the reader is meant to redo on paper;
+- :data:`QUESTION_MINUTES` for each check question (read it, work it, compare with the hint);
+- :data:`WIDGET_MINUTES` for each widget (try its controls a few times and read what changes).
+
+A demonstration tip's length is the sum of its steps' minutes, written in each step as
+"(2 min)" / "(2분)" in the instructor guide (``[[plan:demo-3]]``, ``[[plan:demo-total]]``).
+
+A lab notebook's time (:func:`notebook_minutes`) is its text cells at the reading rate plus
+:data:`CODE_CELL_MINUTES` for each code cell (run it, read its output, change one thing).
+
+The plan for the whole course (:data:`SESSIONS`, ``[[plan:course]]``) is three sessions of
+three lessons each. In each session every lesson gets its stop question
+(:data:`STOP_MINUTES`), its demonstration tip (its own length) and :data:`CLASS_QUESTIONS` of
+its check questions worked in pairs; then one lab notebook and a break. Learners read the
+session's lessons before it and do the remaining check questions after it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..course import LESSONS, SLUGS
+from ..paths import DOCS, REPO_ROOT
+from ..content import questions
+from . import reading
+
+COMPUTATION_MINUTES = 2
+QUESTION_MINUTES = 4
+WIDGET_MINUTES = 3
+CODE_CELL_MINUTES = 2
+STOP_MINUTES = 3          # the question, 30 seconds with a neighbour, two or three answers
+CLASS_QUESTIONS = 2       # check questions worked in pairs in class, per lesson
+BREAK_MINUTES = 10
+COLAB_MINUTES = {"first": 10, "second": 20}  # the time table's two Colab codes (the guide says why)
+
+# (lessons, the lesson whose lab notebook the session runs): three sessions of three lessons
+SESSIONS = (((1, 2, 3), 2), ((4, 5, 6), 6), ((7, 8, 9), 9))
+
+GUIDE = "teaching/instructor-guide.md"
+_STEP = re.compile(r"\((\d+) ?(?:min|분)\)")
+_VALUE_RESULT = re.compile(r"(?:=|\\approx)[^=]*\[\[value:")
+# a widget: its marker, or a widget element written into the page as HTML (lesson 8's decoder)
+_WIDGET = re.compile(r"^\s*(?:\[\[widget:|<div class=\"widget\")", re.M)
+
+
+@dataclass(frozen=True)
+class Study:
+    reading: float
+    computations: int
+    questions: int
+    widgets: int
+
+    @property
+    def minutes_exact(self) -> float:
+        return (self.reading + COMPUTATION_MINUTES * self.computations
+                + QUESTION_MINUTES * self.questions + WIDGET_MINUTES * self.widgets)
+
+    @property
+    def minutes(self) -> int:
+        return max(1, math.floor(self.minutes_exact + 0.5))
+
+
+def computations(text: str) -> int:
+    """Displayed formulas of the core text (outside folded boxes and code) whose result is a
+    number of the build."""
+    token = "HANDCOMPUTATIONFORMULA"
+
+    def mark(m: re.Match) -> str:
+        return (m[1] + token) if _VALUE_RESULT.search(m[2]) else m[0]
+
+    marked = re.sub(r"^([ \t]*)\$\$(.*?)\$\$", mark, text, flags=re.M | re.S)
+    return sum(line.count(token) for line in reading.core_lines(marked))
+
+
+def questions_of(number: int) -> int:
+
+    return len(questions.load().get(number, {}).get("questions", []))
+
+
+@lru_cache(maxsize=64)
+def _study(slug: str, lang: str, stamp: float) -> Study:
+    text = reading.lesson_source(slug, lang).read_text(encoding="utf-8")
+    number = SLUGS.index(slug) + 1
+    return Study(reading=reading.measure(text, lang).minutes_exact, computations=computations(text),
+                 questions=questions_of(number), widgets=len(_WIDGET.findall(text)))
+
+
+def study(slug: str, lang: str) -> Study:
+    if slug not in SLUGS:
+        raise KeyError(f"no lesson '{slug}'; lessons: {', '.join(SLUGS)}")
+    return _study(slug, lang, reading.lesson_source(slug, lang).stat().st_mtime)
+
+
+def demo_steps(lang: str) -> dict[int, list[int]]:
+    """{lesson number: its demonstration tip's step minutes} from the guide in ``lang``."""
+    text = (DOCS / lang / GUIDE).read_text(encoding="utf-8")
+    out = {}
+    for n in range(1, len(LESSONS) + 1):
+        m = re.search(r"\{ #lesson-%d-demo \}\n(.*?)(?=\n### |\n## )" % n, text, re.S)
+        if m is None:
+            raise KeyError(f"docs/{lang}/{GUIDE}: no demonstration tip {{ #lesson-{n}-demo }}")
+        steps = [int(x) for x in _STEP.findall(m[1])]
+        if not steps:
+            raise ValueError(f"docs/{lang}/{GUIDE}: lesson {n}'s demonstration tip gives no step its "
+                             "minutes; write them as '(2 min)' / '(2분)'")
+        out[n] = steps
+    return out
+
+
+def demo_minutes(lang: str) -> dict[int, int]:
+    return {n: sum(s) for n, s in demo_steps(lang).items()}
+
+
+def notebook_minutes(number: int, lang: str) -> int:
+    """The lab notebook of lesson ``number``: its text cells read, and each code cell run."""
+    lesson = LESSONS[number - 1]
+    source = (REPO_ROOT / "tutorial_code" / "notebooks" / lesson.notebook_source).read_text(encoding="utf-8")
+    cells = re.split(r"^# %%(.*)$", source, flags=re.M)
+    text, code = [], 0
+    for head, body in zip(cells[1::2], cells[2::2]):
+        if "[markdown]" in head:
+            if f'lang="{lang}"' in head or "lang=" not in head:
+                text.append("\n".join(re.sub(r"^# ?", "", ln) for ln in body.split("\n")))
+        elif body.strip():
+            code += 1
+    read = reading.measure("\n\n".join(text), lang)
+    return max(1, math.floor(read.units / reading.RATES[lang] + read.figures + read.tables
+                             + CODE_CELL_MINUTES * code + 0.5))
+
+
+@dataclass(frozen=True)
+class Activity:
+    minutes: int
+    what: dict        # {"ko": ..., "en": ...}, Markdown
+    link: dict        # {"ko": ..., "en": ...}: where it is, Markdown links relative to the guide
+
+
+def _lesson_link(n: int, anchor: str = "") -> str:
+    return f"../lessons/{LESSONS[n - 1].slug}.md{anchor}"
+
+
+def session_activities(index: int, lang: str) -> list[Activity]:
+    lessons, lab = SESSIONS[index]
+    demos = demo_minutes(lang)
+    acts = []
+    for k, n in enumerate(lessons):
+        title = {l: LESSONS[n - 1].title[l] for l in ("ko", "en")}
+        acts.append(Activity(STOP_MINUTES,
+                             {"ko": f"{n}강 멈춤 질문", "en": f"Lesson {n}: stop question"},
+                             {"ko": f"[{n}강 멈춤 질문](#lesson-{n}-stop)", "en": f"[Lesson {n}'s stop question](#lesson-{n}-stop)"}))
+        acts.append(Activity(demos[n],
+                             {"ko": f"{n}강 시연 ({title['ko']})", "en": f"Lesson {n}: demonstration ({title['en']})"},
+                             {"ko": f"[{n}강 시연 팁](#lesson-{n}-demo)", "en": f"[Lesson {n}'s demonstration tip](#lesson-{n}-demo)"}))
+        acts.append(Activity(CLASS_QUESTIONS * QUESTION_MINUTES,
+                             {"ko": f"{n}강 확인 문제 {CLASS_QUESTIONS}개를 짝과 풀기",
+                              "en": f"Lesson {n}: {CLASS_QUESTIONS} check questions in pairs"},
+                             {"ko": f"[{n}강 확인 문제]({_lesson_link(n, '#check-questions')})",
+                              "en": f"[Lesson {n}'s check questions]({_lesson_link(n, '#check-questions')})"}))
+        if k == 1:
+            acts.append(Activity(BREAK_MINUTES, {"ko": "쉬는 시간", "en": "Break"},
+                                 {"ko": "", "en": ""}))
+    nb = LESSONS[lab - 1].notebook
+    acts.append(Activity(notebook_minutes(lab, lang),
+                         {"ko": f"{lab}강 실습 노트북을 함께 실행", "en": f"Lesson {lab}'s lab notebook, run together"},
+                         {"ko": f"[{lab}강 실습 노트북](../notebooks/{nb}.ipynb)",
+                          "en": f"[Lesson {lab}'s lab notebook](../notebooks/{nb}.ipynb)"}))
+    return acts
+
+
+def session_minutes(index: int, lang: str) -> int:
+    return sum(a.minutes for a in session_activities(index, lang))
+
+
+HEAD = {"ko": "| 시간(분) | 활동 | 쓰는 곳 |\n|:---|:---|:---|",
+        "en": "| Minutes | Activity | Where |\n|:---|:---|:---|"}
+SESSION_TITLE = {
+    "ko": "### {k}차 수업: {first}–{last}강, {total}분 {{ #plan-course-{k} }}",
+    "en": "### Session {k}: lessons {first}–{last}, {total} minutes {{ #plan-course-{k} }}",
+}
+BEFORE = {
+    "ko": "수업 전에: {lessons}을 읽어 옵니다(읽는 데 모두 약 {minutes}분).",
+    "en": "Before the session: learners read {lessons} (about {minutes} minutes in all).",
+}
+AFTER = {
+    "ko": "수업 뒤에: 수업에서 풀지 않은 확인 문제 {n}개(약 {minutes}분)와 위젯을 혼자 해 봅니다. 세 강의의 공부 시간은 모두 약 {study}분입니다.",
+    "en": "After the session: learners work the {n} check questions not done in class (about {minutes} minutes) and try the widgets on their own. The three lessons' study time adds up to about {study} minutes.",
+}
+
+
+def course_plan(lang: str) -> str:
+    """The whole-course plan: for each session, what to read before, a timed table, what after."""
+    out = []
+    for k, (lessons, _lab) in enumerate(SESSIONS):
+        acts = session_activities(k, lang)
+        total = sum(a.minutes for a in acts)
+        out.append(SESSION_TITLE[lang].format(k=k + 1, first=lessons[0], last=lessons[-1], total=total))
+        out.append("")
+        names = [f"[{n}강]({_lesson_link(n)})" if lang == "ko" else f"[lesson {n}]({_lesson_link(n)})" for n in lessons]
+        joined = ", ".join(names[:-1]) + (" " if lang == "ko" else " and ") + names[-1] if lang == "en" else "·".join(names)
+        read = sum(reading.lesson_reading(LESSONS[n - 1].slug, lang).minutes for n in lessons)
+        out.append(BEFORE[lang].format(lessons=joined, minutes=read))
+        out.append("")
+        out.append(HEAD[lang])
+        t = 0
+        for a in acts:
+            out.append(f"| {t}–{t + a.minutes} | {a.what[lang]} | {a.link[lang]} |")
+            t += a.minutes
+        out.append("")
+        left = sum(max(0, questions_of(n) - CLASS_QUESTIONS) for n in lessons)
+        study_sum = sum(study(LESSONS[n - 1].slug, lang).minutes for n in lessons)
+        out.append(AFTER[lang].format(n=left, minutes=left * QUESTION_MINUTES, study=study_sum))
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[plan:<what>]]``: ``demo-N`` / ``demo-total`` (a demonstration tip's minutes, all nine),
+    ``study-<slug>`` / ``study-total``, ``questions-total`` (every check question's minutes),
+    ``question-count``, ``colab-first`` / ``colab-second`` / ``colab-total``, ``time-total``
+    (the time table's sum: reading, demonstrations, check questions, Colab), ``session-N``
+    (a session's minutes), ``course-total``; the plan itself is the block ``[[course-plan]]``."""
+    if fmt is not None:
+        raise ValueError(f"takes no format after '|' (got '{fmt}')")
+    what = (arg or "").strip()
+    lang = ctx.lang
+    demos = lambda: demo_minutes(lang)  # noqa: E731
+    n_questions = lambda: sum(questions_of(l.number) for l in LESSONS)  # noqa: E731
+    simple = {
+        "demo-total": lambda: sum(demos().values()),
+        "study-total": lambda: sum(study(s, lang).minutes for s in SLUGS),
+        "question-count": n_questions,
+        "questions-total": lambda: QUESTION_MINUTES * n_questions(),
+        "colab-first": lambda: COLAB_MINUTES["first"],
+        "colab-second": lambda: COLAB_MINUTES["second"],
+        "colab-total": lambda: sum(COLAB_MINUTES.values()),
+        "time-total": lambda: (sum(reading.lesson_reading(s, lang).minutes for s in SLUGS)
+                               + sum(demos().values()) + QUESTION_MINUTES * n_questions()
+                               + sum(COLAB_MINUTES.values())),
+        "course-total": lambda: sum(session_minutes(k, lang) for k in range(len(SESSIONS))),
+        "question-minutes": lambda: QUESTION_MINUTES,
+    }
+    if what in simple:
+        return str(simple[what]())
+    m = re.fullmatch(r"demo-(\d+)", what)
+    if m and 1 <= int(m[1]) <= len(LESSONS):
+        return str(demos()[int(m[1])])
+    m = re.fullmatch(r"session-(\d+)", what)
+    if m and 1 <= int(m[1]) <= len(SESSIONS):
+        return str(session_minutes(int(m[1]) - 1, lang))
+    m = re.fullmatch(r"study-([\w-]+)", what)
+    if m and m[1] in SLUGS:
+        return str(study(m[1], lang).minutes)
+    choices = list(simple) + [f"demo-{n}" for n in range(1, 10)] + [f"study-{s}" for s in SLUGS]
+    close = difflib.get_close_matches(what, choices, n=1)
+    hint = f" Did you mean '{close[0]}'?" if close else ""
+    raise KeyError(f"no plan time '{what}'.{hint} Known: demo-N, demo-total, study-<lesson>, "
+                   "study-total, questions-total, question-count, colab-first, colab-second, "
+                   "colab-total, time-total, session-N, course-total")
+
+
+# ---------------------------------------------------------------- reading times in a page
+
+SHOWN = {"ko": "읽는 데 약 {n}분", "en": "About {n} min read"}
+# the study time beside it (coursebuild.plan: reading, hand computations, questions, widgets)
+STUDY_SHOWN = {"ko": "공부하는 데 약 {n}분", "en": "about {n} min of study"}
+STUDY_TITLE = {"ko": "읽기에 더해 손 계산 {c}개, 확인 문제 {q}개, 위젯 {w}개를 해 보는 시간",
+               "en": "Reading, plus {c} hand computations, {q} check questions and {w} widgets"}
+
+
+def _reading_minutes(slug: str, lang: str, ids: list[str] | None) -> int:
+    r = reading.section_reading(slug, lang, ids) if ids else reading.lesson_reading(slug, lang)
+    return r.minutes
+
+
+def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[reading-time]]``: this page's line under its title. ``[[reading-time:<slug>]]``: that
+    lesson's minutes in the page's language; ``[[reading-time:total]]``: the lessons' sum (of the
+    minutes each page shows). After ``|``, a comma-separated list of section ids counts only those
+    sections: ``[[reading-time:total|motivation,worked-example]]``."""
+    ids = [i.strip() for i in fmt.split(",") if i.strip()] if fmt else None
+    if arg is None:
+        if ids:
+            raise ValueError("[[reading-time]] (this page) takes no sections; name a lesson: "
+                             "[[reading-time:<slug>|motivation,...]]")
+        path = (REPO_ROOT / ctx.page).resolve()
+        if not path.is_file():
+            raise ValueError(f"cannot read the page's source {ctx.page} to time it")
+        minutes = reading.measure(path.read_text(encoding="utf-8"), ctx.lang).minutes
+        shown = f'<span class="reading-time">{SHOWN[ctx.lang].format(n=minutes)}</span>'
+        slug = path.stem
+        if path.parent.name == "lessons" and slug in SLUGS:
+            s = study(slug, ctx.lang)
+            title = STUDY_TITLE[ctx.lang].format(c=s.computations, q=s.questions, w=s.widgets)
+            shown += (f' · <span class="study-time" title="{title}">'
+                      f'{STUDY_SHOWN[ctx.lang].format(n=s.minutes)}</span>')
+        return shown
+    arg = arg.strip()
+    if arg == "total":
+        return str(sum(_reading_minutes(s, ctx.lang, ids) for s in SLUGS))
+    if arg not in SLUGS:
+        close = difflib.get_close_matches(arg, list(SLUGS) + ["total"], n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        raise KeyError(f"no lesson '{arg}'.{hint} Lessons: {', '.join(SLUGS)}, or 'total'")
+    return str(_reading_minutes(arg, ctx.lang, ids))
+
+
+def course_plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
+    """``[[course-plan]]``: the whole-course plan, a block (:func:`course_plan`)."""
+    if arg is not None or fmt is not None:
+        raise ValueError("takes no argument and no format: [[course-plan]]")
+    return course_plan(ctx.lang)
