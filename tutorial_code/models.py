@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import torch
 from torch import Tensor, nn
 
 from .layers import DecoderLayer, EncoderLayer
