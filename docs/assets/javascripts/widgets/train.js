@@ -34,14 +34,14 @@
       schedules: { one_cycle: "원사이클 (8강)", warmup: "7강의 웜업 후 일정", constant: "처음부터 일정" },
       waiting: "설정을 고르고 학습을 누르세요.",
       progress: function (/** @type {number} */ s, /** @type {number} */ n, /** @type {string} */ loss, /** @type {string} */ em) {
-        return n + "단계 중 " + s + "단계: 손실 " + loss + ", 검증 시퀀스 완전 일치율 " + em;
+        return n + "스텝 중 " + s + "스텝: 손실 " + loss + ", 검증 시퀀스 완전 일치율 " + em;
       },
       paused: "일시 정지했습니다. 계속을 누르면 이어서 학습합니다.",
-      done: function (/** @type {number} */ s, /** @type {string} */ em) { return s + "단계에서 멈췄습니다. 검증 시퀀스 완전 일치율 " + em + "."; },
+      done: function (/** @type {number} */ s, /** @type {string} */ em) { return s + "스텝에서 멈췄습니다. 검증 시퀀스 완전 일치율 " + em + "."; },
       // what was no longer a finite number (NaN or ±∞): the loss, or a gradient
       what: { loss: "손실이", gradient: "기울기가" },  // with the particle each takes
       diverged: function (/** @type {number} */ s, /** @type {string} */ what) {
-        return s + "단계에서 " + what + " 유한한 수가 아니게 되어(NaN 또는 무한대) 학습을 멈췄습니다. 그 단계는 적용하지 않고 그 전 단계의 파라미터를 남겼습니다. 학습률을 낮춰 보세요.";
+        return s + "스텝에서 " + what + " 유한한 수가 아니게 되어(NaN 또는 무한대) 학습을 멈췄습니다. 그 스텝은 적용하지 않고 그 전 스텝의 파라미터를 남겼습니다. 학습률을 낮춰 보세요.";
       },
       failed: function (/** @type {string} */ e) { return "학습을 실행하지 못했습니다: " + e + ". 페이지의 다른 위젯은 그대로 쓸 수 있습니다."; },
       curve: "학습 손실", exact: "검증 시퀀스 완전 일치율",
@@ -51,14 +51,14 @@
       used: "위의 디코더에 이 모델을 보냈습니다.",
       // the build's PyTorch run of the same setting, and whether the reader's run agrees
       build: {
-        reached: function (/** @type {number} */ s, /** @type {string} */ target) { return "빌드가 같은 설정으로 PyTorch에서 학습한 실행은 " + s + "단계에서 기준(" + target + ")에 이르렀습니다."; },
-        diverged: function (/** @type {number} */ s, /** @type {string} */ what) { return "빌드가 같은 설정으로 PyTorch에서 학습한 실행은 " + s + "단계에서 " + what + " 유한한 수가 아니게 되어 멈췄습니다."; },
-        short: function (/** @type {number} */ n, /** @type {string} */ target, /** @type {string} */ em) { return "빌드가 같은 설정으로 PyTorch에서 학습한 실행은 " + n + "단계 안에 기준(" + target + ")에 이르지 못했고, 검증 시퀀스 완전 일치율 " + em + "로 끝났습니다."; },
+        reached: function (/** @type {number} */ s, /** @type {string} */ target) { return "빌드가 같은 설정으로 PyTorch에서 학습한 실행은 " + s + "스텝에서 기준(" + target + ")에 이르렀습니다."; },
+        diverged: function (/** @type {number} */ s, /** @type {string} */ what) { return "빌드가 같은 설정으로 PyTorch에서 학습한 실행은 " + s + "스텝에서 " + what + " 유한한 수가 아니게 되어 멈췄습니다."; },
+        short: function (/** @type {number} */ n, /** @type {string} */ target, /** @type {string} */ em) { return "빌드가 같은 설정으로 PyTorch에서 학습한 실행은 " + n + "스텝 안에 기준(" + target + ")에 이르지 못했고, 검증 시퀀스 완전 일치율 " + em + "로 끝났습니다."; },
       },
-      agreeReached: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행도 같은 결과입니다. 둘 다 기준에 이르렀고, 이른 단계(여러분 " + a + "단계, 빌드 " + b + "단계)의 차이가 " + w + "단계 이내입니다."; },
-      differReached: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행은 이와 다릅니다. 둘 다 기준에 이르렀지만, 이른 단계(여러분 " + a + "단계, 빌드 " + b + "단계)의 차이가 " + w + "단계보다 큽니다."; },
-      agreeDiverged: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행도 같은 결과입니다. 둘 다 발산했고, 멈춘 단계(여러분 " + a + "단계, 빌드 " + b + "단계)의 차이가 " + w + "단계 이내입니다."; },
-      differDiverged: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행은 이와 다릅니다. 둘 다 발산했지만, 멈춘 단계(여러분 " + a + "단계, 빌드 " + b + "단계)의 차이가 " + w + "단계보다 큽니다."; },
+      agreeReached: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행도 같은 결과입니다. 둘 다 기준에 이르렀고, 이른 스텝(여러분 " + a + "스텝, 빌드 " + b + "스텝)의 차이가 " + w + "스텝 이내입니다."; },
+      differReached: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행은 이와 다릅니다. 둘 다 기준에 이르렀지만, 이른 스텝(여러분 " + a + "스텝, 빌드 " + b + "스텝)의 차이가 " + w + "스텝보다 큽니다."; },
+      agreeDiverged: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행도 같은 결과입니다. 둘 다 발산했고, 멈춘 스텝(여러분 " + a + "스텝, 빌드 " + b + "스텝)의 차이가 " + w + "스텝 이내입니다."; },
+      differDiverged: function (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ w) { return "여러분의 실행은 이와 다릅니다. 둘 다 발산했지만, 멈춘 스텝(여러분 " + a + "스텝, 빌드 " + b + "스텝)의 차이가 " + w + "스텝보다 큽니다."; },
       agreeShort: function (/** @type {string} */ a, /** @type {string} */ b, /** @type {string} */ p) { return "여러분의 실행도 같은 결과입니다. 둘 다 기준에 이르지 못했고 발산하지도 않았으며, 마지막 완전 일치율(여러분 " + a + ", 빌드 " + b + ")의 차이가 " + p + "퍼센트포인트 이내입니다."; },
       differShort: function (/** @type {string} */ a, /** @type {string} */ b, /** @type {string} */ p) { return "여러분의 실행은 이와 다릅니다. 둘 다 기준에 이르지 못했지만, 마지막 완전 일치율(여러분 " + a + ", 빌드 " + b + ")의 차이가 " + p + "퍼센트포인트보다 큽니다."; },
       differ: function (/** @type {string} */ mine, /** @type {string} */ theirs) { return "여러분의 실행은 이와 다릅니다. 여러분의 실행은 " + mine + ", 빌드의 실행은 " + theirs + "."; },
