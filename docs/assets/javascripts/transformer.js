@@ -14,7 +14,9 @@
 // Each forward function keeps what its backward pass needs, and the backward pass sits beside it
 // (…Backward): the same forward pass serves inference and training (trainer.js), and the tests
 // compare every parameter's gradient with PyTorch's loss.backward() (in Node).
-(/** @param {any} global */ function (global) {
+// Top-level `var`, as CourseMath in maths.js: Transformer is a global of the page and of the
+// trainer's worker (importScripts), and the type check sees its type from the code below.
+var Transformer = (function () {
   "use strict";
   /** @type {any} */
   const G = globalThis;  // for CourseMath (maths.js)
@@ -700,7 +702,7 @@
     });
   }
 
-  global.Transformer = {
+  const api = {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
     greedyDecodeBatch: greedyDecodeBatch,
@@ -710,4 +712,5 @@
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy, arena: arena,
     attendHead: attendHead, attendHeadBackward: attendHeadBackward,
   };
-})(typeof window !== "undefined" ? window : self);
+  return /** @type {Closed<typeof api>} */ (api);
+})();
