@@ -1,25 +1,15 @@
 // @ts-check
-// The course's encoder–decoder forward pass in plain JavaScript, for the widgets that run the
-// site's trained models (lesson 1's translator, lesson 8's reversal model).
-//
-// It follows tutorial_code/ file by file and keeps its names: attention.py
-// (scaled_dot_product_attention) → multihead.py (MultiHeadAttention) → position.py
-// (sinusoidal_table) → layers.py (PositionwiseFeedForward, SublayerConnection, EncoderLayer,
-// DecoderLayer) → models.py (Embedding, Encoder, Decoder, EncoderDecoderTransformer) →
-// generate.py (greedy_decode). A (B, L, D) tensor of the Python is here a matrix (B·L, D), the
-// B sequences' rows one after the other (one sequence: B = 1). Weights come from the files the
-// build exports (tutorial_code/experiments/pagedata/model_export.py), named as in
-// model.state_dict().
-// The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
-// Each forward function keeps what its backward pass needs, and the backward pass sits beside it
-// (…Backward): the same forward pass serves inference and training (trainer.js), and the tests
-// compare every parameter's gradient with PyTorch's loss.backward() (in Node).
-// Top-level `var`, as CourseMath in maths.js: Transformer is a global of the page and of the
-// trainer's worker (importScripts), and the type check sees its type from the code below.
+// The course's encoder–decoder in plain JavaScript: the forward pass the widgets run the site's
+// trained models with (lessons 1 and 8), and beside each forward function its backward
+// (…Backward), for lesson 8's trainer (trainer.js). It follows tutorial_code/ file by file with
+// its names: attention.py → multihead.py → position.py → layers.py → models.py → generate.py.
+// A (B, L, D) tensor is here a matrix (B·L, D), the sequences' rows one after the other. Weights:
+// the build's export (pagedata/model_export.py), named as in state_dict(). Tests compare outputs
+// and every gradient with PyTorch.
+// Top-level `var`, as CourseMath (maths.js): a global of the page and of the trainer's worker,
+// typed from the code below.
 var Transformer = (function () {
   "use strict";
-  /** @type {any} */
-  const G = globalThis;  // for CourseMath (maths.js)
 
   /** @typedef {{rows: number, cols: number, data: Float32Array}} Matrix */
   /** @typedef {Matrix & {xhat: Matrix, inv: Float32Array}} NormedMatrix */
@@ -27,17 +17,16 @@ var Transformer = (function () {
   /** @typedef {((i: number, j: number) => boolean) | null | undefined} Mask  true: "may attend" */
   /** @typedef {{b?: number, head?: number, dK: number, Lq: number, Lk: number, qRow: number, kRow: number, col: number}} Part */
 
-  // ---------------------------------------------------------------- matrices
+  // ---- matrices
   // a matrix is {rows, cols, data: Float32Array}, row-major like a contiguous torch tensor
   /** @param {number} rows @param {number} cols @param {Float32Array} [data] @returns {Matrix} */
   function matrix(rows, cols, data) {
     return { rows: rows, cols: cols, data: data || new Float32Array(rows * cols) };
   }
 
-  // An arena recycles arrays: a training step makes the same matrices in the same order each
-  // step, so a call given an arena (trainer.js gives seq2seqLoss one) reuses, zeroed, the arrays
-  // of the previous call with it: keep nothing such a call returns (seq2seqLoss returns a number).
-  // Without an arena every array is new, and the caller may keep it.
+  // An arena recycles arrays: a training step makes the same matrices in the same order, so a
+  // call given one reuses, zeroed, its previous call's arrays (keep nothing it returns). Without
+  // an arena every array is new.
   /** @returns {Arena} */
   function arena() { return { arrays: [], next: 0 }; }
 
@@ -67,13 +56,10 @@ var Transformer = (function () {
     return a;
   }
 
-  // Each forward function below returns what its backward needs (the inputs it saw, the weights
-  // of the softmax, the normalised rows of a LayerNorm), and each backward sits beside its
-  // forward: it takes the gradient of the output (dy), returns the gradient of the input and
-  // adds the gradients of the parameters into g, a tree shaped like the parameters (grads()).
+  // A forward returns what its backward needs; a backward takes the output's gradient (dy),
+  // returns the input's and adds the parameters' into g (shaped as the parameters, grads()).
 
-  // a · b over n numbers of two Float32Arrays from offsets a0 and b0 (attention's query · key);
-  // four running sums, so the additions do not wait on each other
+  // a · b over n numbers from offsets a0 and b0; four sums, so the additions do not wait
   function dot(a, a0, b, b0, n) {
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0, j = 0;
     for (; j + 3 < n; j += 4) {
@@ -86,11 +72,9 @@ var Transformer = (function () {
     return (s0 + s1) + (s2 + s3);
   }
 
-  // a bᵀ for a (m, n) and b (p, n), the one product of the forward and backward passes:
-  // out[i][o] = a's row i · b's row o (add: out += a bᵀ). Three rows of a and four of b at a
-  // time: twelve sums that share their loads, which is what makes it fast; the rows and columns
-  // left over go one sum at a time (sumInto). Every sum runs over j in order, so a row's result
-  // never depends on its neighbours (a sequence decoded alone or in a batch gives the same numbers)
+  // out (+)= a bᵀ for a (m, n) and b (p, n), the one product of both passes. Three rows of a by
+  // four of b at a time (twelve sums sharing their loads); the rest one sum at a time (sumInto).
+  // Each sum runs over j in order, so a sequence alone or in a batch gives the same numbers.
   function matmulT(a, b, out, add) {
     const m = a.rows, p = b.rows, n = a.cols, A = a.data, Bt = b.data, C = out.data;
     let i = 0;
@@ -149,8 +133,7 @@ var Transformer = (function () {
     return t;
   }
 
-  // backward: dx = dy W = dy (Wᵀ)ᵀ, dW += dyᵀ x = (dyᵀ)(xᵀ)ᵀ, db += the column sums of dy; both
-  // products go through matmulT, which needs W, dy and x transposed once per call
+  // backward: dx = dy W, dW += dyᵀ x, db += dy's column sums (matmulT, on transposed copies)
   function linearBackward(dy, x, p, g, mem) {
     const dyT = transposed(dy, mem), R = x.rows, gb = g.bias.data, D = dyT.data;
     const dx = matmulT(dy, transposed(p.weight, mem), alloc(mem, R, p.weight.cols), false);
@@ -163,8 +146,7 @@ var Transformer = (function () {
     return dx;
   }
 
-  // nn.LayerNorm over each row's D features (biased variance, as PyTorch); y keeps the
-  // normalised rows (xhat) and 1/σ of each row (inv) for the backward pass
+  // nn.LayerNorm over each row (biased variance, as PyTorch); y keeps x̂ (xhat) and 1/σ (inv)
   function layerNorm(x, p, eps, mem) {
     const D = x.cols;
     const y = Object.assign(alloc(mem, x.rows, D), { xhat: alloc(mem, x.rows, D), inv: zeros(mem, x.rows) });
@@ -202,14 +184,12 @@ var Transformer = (function () {
     return dx;
   }
 
-  // ---------------------------------------------------------------- attention.py
-  // softmax(Q Kᵀ / √d_k) V for one head of one sequence, read where it lies: q, k and v hold
-  // every head side by side in their columns and every sequence of a batch in their rows, and
-  // `at` says which part is this one: the d_k columns from at.col, the at.Lq rows of q from
-  // at.qRow, the at.Lk rows of k and v from at.kRow. The output goes to the same rows and columns
-  // of `output`, the weights (L_q, L_k) to `weights` from row at.qRow. mask(i, j) true = "may
-  // attend" (the package's convention). scale is the scores' factor, as the Python's scale=:
-  // null or undefined means ÷ √d_k; 1 leaves the division out (lesson 8's "unscaled" switch).
+  // ---- attention.py
+  // softmax(Q Kᵀ / √d_k) V for one head of one sequence, where it lies in q, k, v (heads side by
+  // side in the columns, sequences in the rows): `at` names the d_k columns from at.col, the
+  // at.Lq rows of q from at.qRow, the at.Lk rows of k and v from at.kRow; output and weights
+  // (from row at.qRow) likewise. mask(i, j) true = "may attend". scale as the Python's scale=:
+  // null ÷ √d_k, 1 no division (lesson 8's switch).
   /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} mask @param {?number} scale
    *  @param {Part} at @param {Matrix} output @param {Matrix} weights */
   function attendHead(q, k, v, mask, scale, at, output, weights) {
@@ -223,7 +203,7 @@ var Transformer = (function () {
         s = scale == null ? s / divisor : s * scale;                // step 2: ÷ √d_k (§3.2.1)
         row[j] = s;
       }
-      G.CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
+      CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
       for (let j = 0; j < Lk; j++) {   // step 5: blend the values by the weights
         const w = row[j], vj = (at.kRow + j) * D + at.col;
         if (w === 0) continue;  // a blocked key
@@ -232,10 +212,9 @@ var Transformer = (function () {
     }
   }
 
-  // backward, the five steps in reverse: step 5 dV = Wᵀ dO and dW = dO Vᵀ; step 4 (softmax)
-  // dS = W ⊙ (dW − Σ_j W dW), so a blocked key (weight 0) gets no gradient (step 3); steps 2
-  // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k (× scale instead of ÷ √d_k when scale is given).
-  // Adds into the same part of dq, dk and dv.
+  // backward, the five steps in reverse: 5: dV = Wᵀ dO, dW = dO Vᵀ; 4: dS = W ⊙ (dW − Σ_j W dW),
+  // so a blocked key (weight 0) gets nothing (3); 2 and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k
+  // (× scale when given). Adds into the same part of dq, dk and dv.
   /** @param {Matrix} dOut @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Matrix} weights
    *  @param {?number} scale @param {Part} at @param {Matrix} dq @param {Matrix} dk @param {Matrix} dv */
   function attendHeadBackward(dOut, q, k, v, weights, scale, at, dq, dk, dv) {
@@ -265,9 +244,8 @@ var Transformer = (function () {
     }
   }
 
-  // scaled_dot_product_attention itself, for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_k),
-  // scale as the Python's (null: ÷ √d_k). Returns {output, weights}. (Training goes through
-  // multiHeadAttention, whose backward calls attendHeadBackward for each head.)
+  // scaled_dot_product_attention for one head: q (L_q, d_k), k and v (L_k, d_k) → {output,
+  // weights}. (Training goes through multiHeadAttentionBackward, which calls attendHeadBackward.)
   /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} [mask] @param {?number} [scale] */
   function scaledDotProductAttention(q, k, v, mask, scale) {
     const output = matrix(q.rows, v.cols), weights = matrix(q.rows, k.rows);
@@ -275,12 +253,9 @@ var Transformer = (function () {
     return { output: output, weights: weights };
   }
 
-  // ---------------------------------------------------------------- multihead.py
-  // A batch of B sequences of one length L is a matrix (B·L, D): sequence b is rows b·L … b·L+L−1,
-  // so linear, the LayerNorm, the feed-forward and the residual run over all the rows at once, and
-  // only attention looks at one sequence at a time. split_heads is a choice of columns (head h is
-  // the d_k columns from h·d_k of Q, K and V) and merge_heads writes each head's output back into
-  // its columns: attendHead reads and writes them in place, so neither copies anything.
+  // ---- multihead.py
+  // Only attention looks at one sequence (rows b·L …) at a time. split_heads and merge_heads are
+  // a choice of columns (head h: d_k from h·d_k) that attendHead uses in place: no copies.
   // where each (sequence, head) lies, sequence by sequence
   function parts(B, nHeads, dK, Lq, Lk) {
     /** @type {Part[]} */
@@ -291,10 +266,9 @@ var Transformer = (function () {
     return out;
   }
 
-  // MultiHeadAttention.forward over a batch: masks[b] is sequence b's mask, x_kv null for
-  // self-attention. Returns {output, weights[h]} (head h's weights of every sequence, stacked
-  // (B·L_q, L_k)) and what the backward pass needs (the inputs, Q, K, V, the merged heads).
-  // scale: the scores' factor (null: ÷ √d_k), as MultiHeadAttention's scale=.
+  // MultiHeadAttention.forward over a batch: masks[b] sequence b's mask, xKV null for
+  // self-attention, scale as its scale=. Returns {output, weights[h]} (stacked (B·L_q, L_k)) and
+  // what the backward needs.
   /** @typedef {{W_Q: LinearParams, W_K: LinearParams, W_V: LinearParams, W_O: LinearParams}} AttentionParams */
   /** @param {AttentionParams} p @param {number} nHeads @param {Matrix} xQ @param {Matrix | null} xKV @param {Mask[]} masks
    *  @param {?number} scale @param {Arena} [mem] */
@@ -322,17 +296,17 @@ var Transformer = (function () {
     return { dxQ: dxQ, dSource: dSource };
   }
 
-  // ---------------------------------------------------------------- position.py
+  // ---- position.py
   // the (L, D) table as a float32 matrix; each entry is CourseMath.sinusoid (maths.js)
   function sinusoidalTable(length, D) {
     const pe = matrix(length, D);  // kept: never an arena's
     for (let pos = 0; pos < length; pos++) {
-      for (let dim = 0; dim < D; dim++) pe.data[pos * D + dim] = G.CourseMath.sinusoid(pos, dim, D);
+      for (let dim = 0; dim < D; dim++) pe.data[pos * D + dim] = CourseMath.sinusoid(pos, dim, D);
     }
     return pe;
   }
 
-  // ---------------------------------------------------------------- layers.py
+  // ---- layers.py
   // W_2(relu(W_1 x))
   function positionwiseFeedForward(p, x, mem) {
     const hidden = linear(x, p.W_1, mem);
@@ -360,8 +334,8 @@ var Transformer = (function () {
     return { x: normed, weights: r.weights, inner: r, normed: normed };
   }
 
-  // backward: the residual hands its gradient to both branches, which add up;
-  // sublayerBackward(dOut, inner) is the backward of the sub-layer
+  // backward: the residual's gradient goes to both branches and adds up (sublayerBackward: the
+  // sub-layer's)
   function sublayerConnectionBackward(dy, s, p, g, cfg, sublayerBackward, mem) {
     if (cfg.norm_first) return addInto(layerNormBackward(sublayerBackward(dy, s.inner), s.normed, p.norm, g.norm, mem), dy);
     const dSum = layerNormBackward(dy, s.normed, p.norm, g.norm, mem);
@@ -411,14 +385,13 @@ var Transformer = (function () {
     }, mem);
   }
 
-  // ---------------------------------------------------------------- models.py
+  // ---- models.py
   /** @typedef {{pad_id: number, bos_id: number, eos_id: number, digit0?: number, names?: string[]}} Tokens */
   /** @typedef {{cfg: ModelConfig, params: any, tokens: Tokens, manifest?: any}} Model */
 
   // Embedding: token vector × √D plus the sinusoidal table (§3.4, §3.5); position "none"
   // leaves the table out (lesson 6's switch)
-  // the table's rows are the same for every sequence: computed once per width D, grown as
-  // longer sequences come (float32, as the model's buffer)
+  // the table, once per width D, grown for longer sequences (float32, as the model's buffer)
   /** @type {Map<number, Matrix>} */
   const tables = new Map();
   function tableFor(length, D) {
@@ -441,8 +414,8 @@ var Transformer = (function () {
     return x;
   }
 
-  // backward: each token's row of the embedding matrix gets √D × its position's gradient (the
-  // table is fixed); with tied embeddings the same matrix also gets the output projection's
+  // backward: each token's embedding row gets √D × its position's gradient (the table is fixed);
+  // tied, the same matrix also gets the output projection's
   function embedBackward(dx, model, seqs, g) {
     const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D), L = seqs[0].length;
     seqs.forEach(function (tokens, b) {
@@ -470,15 +443,14 @@ var Transformer = (function () {
     return seqs;
   }
 
-  // EncoderDecoderTransformer.encode: B src id lists → memory (B·L_s, D), each source's padding
-  // mask, and the encoder weights per layer ([layer][head], (B·L_s, L_s)). With an arena, the
-  // arrays are the arena's (see arena()).
+  // EncoderDecoderTransformer.encode: B src id lists → memory (B·L_s, D), the padding masks,
+  // the encoder weights ([layer][head], (B·L_s, L_s))
   /** @param {Model} model @param {number[][]} srcs @param {Arena} [mem] */
   function encode(model, srcs, mem) {
     const cfg = model.cfg;
     const weights = [];
     const layers = [];
-    const srcMasks = sameLength(srcs).map(function (src) { return G.CourseMath.paddingMask(src, cfg.pad_id); });
+    const srcMasks = sameLength(srcs).map(function (src) { return CourseMath.paddingMask(src, cfg.pad_id); });
     let x = embed(model, srcs, mem);
     model.params.encoder.layers.forEach(function (p) {
       const r = encoderLayer(p, cfg, x, srcMasks, mem);
@@ -505,15 +477,14 @@ var Transformer = (function () {
   }
 
   // EncoderDecoderTransformer.decode: B tgt id lists → logits (B·L_t, V), cross weights per
-  // layer; lastOnly: the logits of each sequence's last position only (B, V), all greedy
-  // decoding needs. With an arena, the arrays are the arena's (see arena()).
+  // layer; lastOnly: each sequence's last position only (B, V), all greedy decoding needs
   /** @param {Model} model @param {number[][]} tgts @param {Matrix} memory @param {Mask[]} srcMasks @param {boolean} lastOnly
    *  @param {Arena} [mem] */
   function decode(model, tgts, memory, srcMasks, lastOnly, mem) {
     const cfg = model.cfg;
     const selfWs = [], crossWs = [];
     const layers = [];
-    const causal = sameLength(tgts).map(function () { return G.CourseMath.causalMask; });  // only j ≤ i
+    const causal = sameLength(tgts).map(function () { return CourseMath.causalMask; });  // only j ≤ i
     let x = embed(model, tgts, mem);
     model.params.decoder.layers.forEach(function (p) {
       const r = decoderLayer(p, cfg, x, memory, causal, srcMasks, mem);
@@ -558,11 +529,9 @@ var Transformer = (function () {
     return { sum: sum, count: count, dLogits: dLogits };
   }
 
-  // seq2seq_loss for a batch (lists of src and tgt ids), teacher-forced: the decoder reads
-  // tgt[:-1] and is scored on tgt[1:]; the mean over the positions that are not padding. With
-  // g, the gradient of that mean is added into g. One forward pass (the same encode and decode
-  // as inference) serves both. With an arena (arena()), the step's matrices are the arena's,
-  // recycled from its previous call; only the loss, a number, leaves the function.
+  // seq2seq_loss for a batch, teacher-forced: the decoder reads tgt[:-1], is scored on tgt[1:];
+  // the mean over the positions that are not padding. With g, its gradient is added into g.
+  // The same encode and decode as inference; only the loss, a number, leaves the function.
   /** @param {Model} model @param {number[][]} srcs @param {number[][]} tgts @param {any} [g] @param {Arena} [mem]
    *  @returns {number} */
   function seq2seqLoss(model, srcs, tgts, g, mem) {
@@ -598,13 +567,11 @@ var Transformer = (function () {
     return zerosLike(model.params);
   }
 
-  // ---------------------------------------------------------------- generate.py
-  // greedy_decode without a cache: each step runs the whole prefix again (the causal mask makes
-  // the earlier rows identical to the previous step's), for B sources at once (the decoder reads
-  // B prefixes of one length; a sequence that has written EOS goes on with the others, and its
-  // tokens after the EOS are dropped: they never change the ones before). Returns for each
-  // source {tokens: [BOS, …, EOS]}; with keepSteps also steps: [{token, cross: [layer][head] →
-  // Float32Array over the source}] and encoderWeights ([layer][head], stacked over the sources).
+  // ---- generate.py
+  // greedy_decode without a cache: each step runs the whole prefix again, for B sources at once
+  // (a sequence that has written EOS goes on with the others; what follows its EOS is dropped,
+  // the causal mask keeps it from changing what came before). keepSteps: each step's cross
+  // weights ([layer][head] over the source) and the encoder's.
   /** @typedef {{token: number, cross: Float32Array[][]}} DecodeStep */
   /** @param {Model} model @param {number[][]} srcs @param {number} maxNewTokens @param {boolean} [keepSteps]
    *  @returns {{tokens: number[], steps?: DecodeStep[], encoderWeights?: Matrix[][]}[]} */
@@ -643,7 +610,7 @@ var Transformer = (function () {
     return /** @type {any} */ (greedyDecodeBatch(model, [src], maxNewTokens, true)[0]);
   }
 
-  // ---------------------------------------------------------------- loading the exported files
+  // ---- loading the exported files
   // nest "encoder.layers.0.self_attn.W_Q.weight" into params.encoder.layers[0].self_attn.W_Q.weight
   function setPath(root, name, value) {
     const parts = name.split(".");
@@ -707,8 +674,7 @@ var Transformer = (function () {
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
     greedyDecodeBatch: greedyDecodeBatch,
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
-    // training (trainer.js): the loss with its gradient, and the gradients' tree
-    // (seq2seqLoss with an arena() recycles its arrays from call to call)
+    // training (trainer.js)
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy, arena: arena,
     attendHead: attendHead, attendHeadBackward: attendHeadBackward,
   };
