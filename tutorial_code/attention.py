@@ -47,7 +47,8 @@ def check_mask(mask: Tensor | None, scores_shape: torch.Size) -> None:
 
 
 def scaled_dot_product_attention(
-    q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None, dropout_p: float = 0.0
+    q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None, dropout_p: float = 0.0,
+    scale: float | None = None,
 ) -> tuple[Tensor, Tensor]:
     """softmax(Q Kᵀ / √d_k) V, written out step by step.
 
@@ -60,6 +61,9 @@ def scaled_dot_product_attention(
             ``torch.nn.functional.scaled_dot_product_attention``; ``nn.MultiheadAttention``
             uses the opposite). A row with every key blocked gives NaN.
         dropout_p: dropout on the attention weights (training only).
+        scale: the factor the scores are multiplied by; ``None`` (the default) means
+            1/√d_k, as in ``torch.nn.functional.scaled_dot_product_attention``. ``1.0``
+            leaves the division out (lesson 3's and lesson 8's "unscaled" switch).
 
     Returns:
         ``(output, weights)``: output (…, L_q, d_v) and weights (…, L_q, L_k), each row
@@ -73,7 +77,7 @@ def scaled_dot_product_attention(
     # step 1: how well each query matches each key (dot products)
     scores = q @ k.transpose(-2, -1)  # (…, L_q, L_k)
     # step 2: divide by √d_k so the spread of the scores does not grow with d_k (§3.2.1)
-    scores = scores / math.sqrt(d_k)
+    scores = scores / math.sqrt(d_k) if scale is None else scores * scale
     # step 3: blocked positions get −∞, so softmax gives them exactly 0
     if mask is not None:
         check_mask(mask, scores.shape)

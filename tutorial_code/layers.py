@@ -55,10 +55,10 @@ class EncoderLayer(nn.Module):
 
     def __init__(
         self, d_model: int, n_heads: int, d_ff: int, dropout: float = 0.0,
-        norm_first: bool = False, rope: nn.Module | None = None,
+        norm_first: bool = False, rope: nn.Module | None = None, attention_scale: float | None = None,
     ):
         super().__init__()
-        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout, rope=rope)
+        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout, rope=rope, scale=attention_scale)
         self.ffn = PositionwiseFeedForward(d_model, d_ff, dropout)
         self.sublayer1 = SublayerConnection(d_model, dropout, norm_first)
         self.sublayer2 = SublayerConnection(d_model, dropout, norm_first)
@@ -79,11 +79,13 @@ class DecoderLayer(nn.Module):
     def __init__(
         self, d_model: int, n_heads: int, d_ff: int, dropout: float = 0.0,
         norm_first: bool = False, cross_attention: bool = True, rope: nn.Module | None = None,
+        attention_scale: float | None = None,
     ):
         super().__init__()
-        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout, rope=rope)
+        self.self_attn = MultiHeadAttention(d_model, n_heads, dropout, rope=rope, scale=attention_scale)
         self.sublayer1 = SublayerConnection(d_model, dropout, norm_first)
-        self.cross_attn = MultiHeadAttention(d_model, n_heads, dropout) if cross_attention else None
+        self.cross_attn = (MultiHeadAttention(d_model, n_heads, dropout, scale=attention_scale)
+                           if cross_attention else None)
         self.sublayer2 = SublayerConnection(d_model, dropout, norm_first) if cross_attention else None
         self.ffn = PositionwiseFeedForward(d_model, d_ff, dropout)
         self.sublayer3 = SublayerConnection(d_model, dropout, norm_first)

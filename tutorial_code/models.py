@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import torch
 from torch import Tensor, nn
 
 from .layers import DecoderLayer, EncoderLayer
@@ -36,6 +35,7 @@ class TransformerConfig:
     max_len: int = 512  # longest sequence for position="learned"
     pad_id: int = 0  # padding token, masked out as a key
     tie_embeddings: bool = True  # one matrix for input embeddings and output projection (§3.4)
+    attention_scale: float | None = None  # the scores' factor in every attention; None: 1/√d_k (§3.2.1)
 
     def __post_init__(self):
         check_positive(
@@ -105,7 +105,8 @@ class Encoder(nn.Module):
         super().__init__()
         rope = make_rope(cfg)
         self.layers = nn.ModuleList(
-            EncoderLayer(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.dropout, cfg.norm_first, rope)
+            EncoderLayer(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.dropout, cfg.norm_first, rope,
+                         cfg.attention_scale)
             for _ in range(cfg.n_layers)
         )
         self.norm = nn.LayerNorm(cfg.d_model) if cfg.norm_first else nn.Identity()
@@ -126,7 +127,8 @@ class Decoder(nn.Module):
         super().__init__()
         rope = make_rope(cfg)
         self.layers = nn.ModuleList(
-            DecoderLayer(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.dropout, cfg.norm_first, cross_attention, rope)
+            DecoderLayer(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.dropout, cfg.norm_first, cross_attention, rope,
+                         cfg.attention_scale)
             for _ in range(cfg.n_layers)
         )
         self.norm = nn.LayerNorm(cfg.d_model) if cfg.norm_first else nn.Identity()

@@ -24,9 +24,12 @@ class MultiHeadAttention(nn.Module):
         dropout: dropout on the attention weights (as ``nn.MultiheadAttention`` does).
         rope: optional :class:`~tutorial_code.position.RotaryEmbedding` applied to the
             queries and keys of every head (self-attention only).
+        scale: the scores' factor, passed to :func:`scaled_dot_product_attention`
+            (``None``: 1/√d_k).
     """
 
-    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0, rope: nn.Module | None = None):
+    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0, rope: nn.Module | None = None,
+                 scale: float | None = None):
         super().__init__()
         check_positive(d_model=d_model, n_heads=n_heads)
         if d_model % n_heads != 0:
@@ -42,6 +45,7 @@ class MultiHeadAttention(nn.Module):
         self.W_O = nn.Linear(d_model, d_model)  # mixes the concatenated heads
         self.dropout = dropout
         self.rope = rope
+        self.scale = scale
 
     def split_heads(self, x: Tensor) -> Tensor:
         """(B, L, D) → (B, h, L, d_k)."""
@@ -93,5 +97,5 @@ class MultiHeadAttention(nn.Module):
             if cache is not None:
                 cache["k"], cache["v"] = k, v
         p = self.dropout if self.training else 0.0
-        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=p)
+        out, weights = scaled_dot_product_attention(q, k, v, mask, dropout_p=p, scale=self.scale)
         return self.W_O(self.merge_heads(out)), weights  # (B, L_q, D), (B, h, L_q, L_k)

@@ -10,7 +10,6 @@ ways to tell the model where each token sits:
 
 from __future__ import annotations
 
-import math
 
 import torch
 from torch import Tensor, nn

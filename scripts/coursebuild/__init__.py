@@ -22,7 +22,7 @@ call into these parts, each a folder that says what it is:
 * :mod:`coursebuild.notebooks` — the lab notebooks rendered, executed and cached, their
   dependencies inlined, the repository "Open in Colab" names (:mod:`coursebuild.notebooks.colab`);
 * :mod:`coursebuild.outputs` — what the build writes besides pages: handouts, LMS files,
-  the two editions with the instructor pack and the source archive, the search index,
+  the two editions with the instructor pack and the code archive, the search index,
   the exported models;
 * :mod:`coursebuild.fixes` — workarounds of the plugins the site uses, each with its
   upstream issue and the version it was written for;

@@ -11,20 +11,22 @@ Material's search plugin, which indexes a page in ``on_page_context`` at 0:
 event                       priority  what happens, in this order
 ==========================  ========  =========================================================
 on_config                   0         plugin versions checked; lessons into the navigation;
-                                      the repository the notebooks' Colab links name; the
-                                      edition (the student one drops the answer key); the
+                                      the edition (the student one drops the instructors'
+                                      pages and every link to the source repository); the
+                                      repository the notebooks' Colab links name; the
                                       search box's script
 on_pre_build                0         lab notebooks built and executed (cached); experiments
                                       run through their cache (a child process)
 on_files                    -200      after static-i18n: notebooks made pages again; figures,
                                       exported models, handouts, the search script added
 on_files                    -210      the student edition drops the instructors' pages; the
-                                      source archive added (after every other file list)
+                                      code archive added (after every other file list)
 on_page_markdown            10, 0     the edition's blocks kept; then every marker expanded and
                                       the glossary's mistranslations refused
 on_page_content             0         notebook pages cleaned up; glossary tooltips; model URLs
 on_page_context             50        before the search index reads the page: its boost, a
-                                      notebook's text without code
+                                      notebook's text without code, a lesson's without the
+                                      self-checks' explanations
 on_page_context             0         notebook and handout links for the page's header
 on_page_context             -50       after the index: the notebook page as shown
 on_post_page                -200      hreflang links dropped; the search index per language
@@ -85,7 +87,7 @@ class CourseConfig(base.Config):
 
     notebooks = c.Type(bool, default=True)  # the lab notebooks: built, executed, made pages
     handouts = c.Type(bool, default=True)  # each lesson's printable handout
-    instructor_pack = c.Type(bool, default=True)  # the source archive and the instructor pack
+    instructor_pack = c.Type(bool, default=True)  # the code archive and the instructor pack
 
 
 class CoursePlugin(BasePlugin[CourseConfig]):
@@ -108,18 +110,32 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                 if language.locale != default_language(config) and language.build:
                     language["nav_translations"] = nav.merge_translations(
                         language.nav_translations, language.locale)
-            self.repository = colab.resolve(config.extra.get("colab"), config.repo_url, REPO_ROOT)
             edition = editions.current()
+            source = colab.resolve(config.extra.get("colab"), config.repo_url, REPO_ROOT)
+            if edition == "student":  # never the source repository: it holds the answers
+                self.repository = colab.resolve_student(config.extra.get("colab"), colab.source_names(
+                    config.extra.get("colab"), config.repo_url, REPO_ROOT))
+            else:
+                self.repository = source
         except KeyError as exc:
             raise PluginError(exc.args[0]) from None
         except (colab.ColabConfigError, editions.EditionError) as exc:
             raise PluginError(str(exc)) from None
-        if self.repository is None:
-            log.info("notebooks: no GitHub repository known, so no 'Open in Colab' links")
-        elif not config.repo_url:  # Material's repository link follows the same setting
-            config.repo_url, config.repo_name = self.repository.url, self.repository.name
-        config.extra["repository_url"] = self.repository.url if self.repository else None
+        if edition == "student":
+            # no header link, no "edit this page", no git clone: the pages name no repository
+            config.repo_url = config.repo_name = config.edit_uri = config.edit_uri_template = None
+            config.extra["repository_url"] = None
+            if self.repository is None:
+                log.info("notebooks: the student edition has no student publication (%s), so no "
+                         "'Open in Colab' links", colab.STUDENT_ENV)
+        else:
+            if self.repository is None:
+                log.info("notebooks: no GitHub repository known, so no 'Open in Colab' links")
+            elif not config.repo_url:  # Material's repository link follows the same setting
+                config.repo_url, config.repo_name = self.repository.url, self.repository.name
+            config.extra["repository_url"] = self.repository.url if self.repository else None
         config.extra["edition"] = edition
+        config.extra["colab_links"] = self.repository is not None
         if edition == "student":
             config.nav = editions.drop_from_nav(config.nav)
         return material_fixes.search_on_input_config(config)
@@ -155,11 +171,10 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                 files.remove(file)
         if not self.config.instructor_pack:
             return files
-        state = build_state(config, "source_archive")  # made once per build, a file of each language
+        state = build_state(config, "code_archive")  # made once per build, a file of each language
         if "path" not in state:
-            state["path"] = editions.write_source_archive(DOWNLOADS / f"course-source-{edition}.zip",
-                                                          edition=edition)
-        _add(files, config, editions.SOURCE_ARCHIVE, state["path"])
+            state["path"] = editions.write_code_archive(DOWNLOADS / "course-code.zip")
+        _add(files, config, editions.CODE_ARCHIVE, state["path"])
         return files
 
     on_files = CombinedEvent(_files_generated, _files_of_edition)
@@ -215,9 +230,13 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     @event_priority(search.BEFORE_SEARCH)  # before Material's search plugin reads the page
     def _context_for_the_index(self, context, page, config: MkDocsConfig, nav):
         search.set_page_boost(page)
+        indexed = page.content
         if jupyter_fixes.is_notebook(page.file, config):
+            indexed = search.notebook_text_for_index(indexed)
+        indexed = search.without_self_check_answers(indexed)
+        if indexed != page.content:
             page._course_shown_content = page.content
-            page.content = search.notebook_text_for_index(page.content)
+            page.content = indexed
         return context
 
     def _context_links(self, context, page, config: MkDocsConfig, nav):

@@ -184,9 +184,11 @@ def test_without_javascript_the_static_figures_and_numbers_remain(browser, site_
 
 
 # Lesson 8's trainer has a budget of its own (issue 20: what it adds to the page, at most 50 KB
-# gzip): its widget, and the worker with Adam that the widget starts when Train is pressed
+# gzip): its widget, and the worker with the training step, Adam and the schedules, and the task,
+# that the widget starts when Train is pressed
 TRAINER = ("assets/javascripts/widgets/train.js", "assets/javascripts/trainer_worker.js",
-           "assets/javascripts/trainer.js")
+           "assets/javascripts/trainer.js", "assets/javascripts/trainer_optim.js",
+           "assets/javascripts/trainer_task.js")
 
 
 def test_the_javascript_the_widgets_add_to_any_lesson_page_stays_under_150_kb(built_site):

@@ -2,7 +2,7 @@
 
 The trainer widget (train.js) hands its weights over with
 ``document.dispatchEvent(new CustomEvent("course:trained-model", {detail}))``. Here the test
-trains a small model in the page itself (trainer.js: 20 Adam steps from Trainer.initModel), dispatches
+trains a small model in the page itself (trainer.js: 20 Adam steps from TrainerTask.initModel), dispatches
 the event as train.js does, and checks that the decode widget then decodes with those weights: the
 tokens and the cross-attention it draws equal ``Transformer.greedyDecode`` on the trainer's own model
 object (not rebuilt from the event), its digit limit and labels are the trained model's, it says which
@@ -23,27 +23,27 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 LENGTH = 6          # the trainer's digit length (the site's model takes 8)
 STEPS = 20
 CONFIG = {"vocab_size": 13, "d_model": 32, "n_heads": 2, "d_ff": 64, "n_layers": 2,
-          "norm_first": False, "position": "sinusoidal", "scaled": True}
-RECIPE = {"schedule": "one_cycle", "lr": 0.005, "betas": [0.9, 0.999], "eps": 1e-8}
+          "norm_first": False, "position": "sinusoidal", "attention_scale": None}
+LR = 0.005
 SWITCHED = {"ko": "직접 학습시킨 모델로 바꾸었습니다.", "en": "Switched to the model you trained."}
 RESTORED = {"ko": "사이트의 모델로 돌아왔습니다.", "en": "Back to the site's model."}
 TRIMMED = {"ko": "앞의 6개만 남겼습니다", "en": "the first 6 are kept"}
 TOO_LONG = {"ko": "이 모델은 6개까지만 받습니다", "en": "this model takes at most 6"}
 REFUSED = {"ko": "학습시킨 모델을 쓸 수 없어", "en": "The trained model could not be used"}
-IN_USE = {"ko": ("사이트의 모델", "직접 학습시킨 모델 (20스텝 학습, 테스트 시퀀스 완전 일치율 {em}, 6자리"),
-          "en": ("the site's model", "the model you trained: 20 steps, exact match on the test sequences {em} (trained on 6-digit")}
+IN_USE = {"ko": ("사이트의 모델", "직접 학습시킨 모델 (20스텝 학습, 검증 시퀀스 완전 일치율 {em}, 6자리"),
+          "en": ("the site's model", "the model you trained: 20 steps, exact match on the validation sequences {em} (trained on 6-digit")}
 LABEL = {"ko": "숫자 (최대 {n}개)", "en": "Digits (up to {n})"}
 BACK = {"ko": "사이트의 모델로 돌아가기", "en": "Back to the site's model"}
 SHORT = {"ko": "8자리 숫자로만 학습했습니다", "en": "trained on 8-digit sequences only"}
 
 # a short training run in the page, with the trainer's own code; the detail train.js dispatches
 TRAIN = """(x) => {
-  const task = Trainer.task(x.seed, x.length, 50), model = Trainer.initModel(x.config, x.seed);
-  const run = Trainer.trainer(model, x.recipe, x.steps);
+  const task = TrainerTask.task(x.seed, x.length, 50), model = TrainerTask.initModel(x.config, x.seed);
+  const run = Trainer.trainer(model, x.optimiser, "one_cycle", x.lr, x.steps);
   for (let s = 0; s < x.steps; s++) { const b = task.batch(16); run.trainStep(b.srcs, b.tgts); }
   window.trainedModel = model;
-  window.trainedDetail = {config: x.config, tokens: Trainer.TOKENS, weights: Trainer.weights(model),
-    tied: {"out.weight": "embed.tokens.weight"}, steps: x.steps, exact: Trainer.exactMatch(model, task.heldOut),
+  window.trainedDetail = {config: x.config, tokens: TrainerTask.TOKENS, weights: Trainer.weights(model),
+    tied: {"out.weight": "embed.tokens.weight"}, steps: x.steps, exact: TrainerTask.exactMatch(model, task.heldOut),
     length: x.length};
   return window.trainedDetail.exact;
 }"""
@@ -63,8 +63,11 @@ CELLS = f"""() => Array.from(document.querySelectorAll('{WIDGET} table.widget-he
 
 
 def train_in_page(page, site_url):
-    page.add_script_tag(url=site_url + "assets/javascripts/trainer.js")
-    return page.evaluate(TRAIN, {"seed": 0, "length": LENGTH, "config": CONFIG, "recipe": RECIPE, "steps": STEPS})
+    from tutorial_code.experiments.common import trainer_optim
+    for name in ("trainer_optim.js", "trainer_task.js", "trainer.js"):
+        page.add_script_tag(url=site_url + "assets/javascripts/" + name)
+    return page.evaluate(TRAIN, {"seed": 0, "length": LENGTH, "config": CONFIG, "steps": STEPS, "lr": LR,
+                                 "optimiser": trainer_optim.page_data(trainer_optim.Optimiser())})
 
 
 def percent(x: float) -> str:

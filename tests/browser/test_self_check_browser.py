@@ -81,9 +81,10 @@ def test_right_and_wrong_answers_by_keyboard_and_progress_kept_then_cleared(site
     right = 0
     for q, expected in questions:
         if q["type"] == "number":
-            off = expected + 10 * q["tolerance"]
+            tol = q["tolerance"] if q.get("tolerance") is not None else 10.0 ** -q["decimals"]
+            off = expected + 10 * tol
             assert feedback_starts(answer_number(site_page, q["id"], f"{off:.6f}"), w["wrong"])
-            near = expected + 0.5 * q["tolerance"]
+            near = expected + 0.5 * tol
             text = answer_number(site_page, q["id"], f"{near:.6f}")
             assert feedback_starts(text, w["right"]), text
         else:

@@ -23,7 +23,8 @@ from tutorial_code.experiments.pagedata import attention_backward as ab
 from tutorial_code.experiments.pagedata import worked_examples as pagedata
 
 ROOT = Path(__file__).resolve().parents[2]
-FUNCTION = "scaledDotProductAttentionBackward"
+FUNCTION = "attendHeadBackward"     # what training runs, through multiHeadAttentionBackward
+CALLER = "multiHeadAttentionBackward"
 
 
 @pytest.mark.parametrize("column", [0, 1])
@@ -89,8 +90,12 @@ def stub_results() -> dict:
 def test_the_function_the_aside_names_is_in_transformer_js_and_on_both_pages():
     js = (ROOT / "docs/assets/javascripts/transformer.js").read_text(encoding="utf-8")
     assert re.search(rf"function {FUNCTION}\(", js)
+    caller = js[js.index(f"function {CALLER}("):]
+    assert f"{FUNCTION}(" in caller[:caller.index("\n  }\n")]  # the multi-head backward calls it
+    assert "scaledDotProductAttentionBackward" not in js  # the single-head wrapper nothing called is gone
     for lang in ("ko", "en"):
         page = (ROOT / f"docs/{lang}/lessons/encoder-decoder.md").read_text(encoding="utf-8")
         start = page.index('??? note "', page.index("{ #train-it-yourself }"))
         block = page[start:page.index("\n## ", start)]
-        assert f"`{FUNCTION}`" in block and "[[table:worked_examples.sdpa_grad_ds]]" in block, lang
+        assert f"`{FUNCTION}`" in block and f"`{CALLER}`" in block, lang
+        assert "[[table:worked_examples.sdpa_grad_ds]]" in block and "scaledDotProductAttentionBackward" not in block, lang

@@ -1,8 +1,9 @@
-"""The browser_training experiment (lesson 8's trainer): its settings, its mirror of trainer.js's
-task and its build-time check that no held-out sequence is in a training batch.
+"""The browser_training experiment (lesson 8's trainer): its settings, its mirror of the page's
+task (common/trainer_task.py), its optimiser (common/trainer_optim.py) and its build-time check
+that no validation sequence is in a training batch.
 
-That the mirror gives exactly the page's starting weights, held-out set and batches is checked
-in Chromium (tests/browser/test_train_widget_browser.py)."""
+That the mirror gives exactly the page's starting weights, validation set and batches, and that
+the page's Adam and schedules follow PyTorch's, is checked in Node (tests/package/test_trainer_node.py)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def test_the_settings_are_the_default_and_every_one_switch_change():
     for switch, values in cfg.choices().items():
         for v in values:
             assert any(s[switch] == v for s in runs.values()), (switch, v)
-    assert {"warmup=off,lr=0.02", "norm=pre,warmup=off"} <= set(runs)
+    assert {"schedule=constant,lr=0.02", "schedule=warmup,lr=0.02", "norm=pre,schedule=constant"} <= set(runs)
     assert len(runs) >= bt.GATES["n_runs"][0]
 
 
@@ -59,11 +60,17 @@ def test_tiny_run_passes_its_gates_and_makes_page_data(tmp_path):
     results = bt.run(cfg, quiet_context(tmp_path))
     check_gates("browser_training", results, bt.TINY_GATES)
     assert results["data"]["held_out_in_training"] == 0
-    assert results["runs"]["lr=10000"]["diverged"] == 1 and results["runs"]["lr=10000"]["nan_step"] >= 1
+    nan = results["runs"]["lr=10000"]
+    assert nan["diverged"] == 1 and nan["diverged_step"] >= 1 and nan["nonfinite"] in {"loss", "gradient"}
+    assert results["runs"]["default"]["nonfinite"] is None and results["runs"]["default"]["diverged_step"] is None
     data = page.page_data(cfg, results, tmp_path, tmp_path)
     train = data["widgets"]["train"]
-    assert [s["name"] for s in train["switches"]] == ["position", "scaling", "heads", "norm", "warmup", "lr"]
+    assert [s["name"] for s in train["switches"]] == ["position", "scaling", "heads", "norm", "schedule", "lr"]
     assert train["base"]["steps"] == cfg.steps and train["agree"] == page.AGREE
+    # the optimiser's numbers reach the page from the one definition
+    assert train["optimiser"]["betas"] == list(cfg.optimiser.betas) and train["optimiser"]["schedules"] == [
+        "one_cycle", "warmup", "constant"]
+    assert train["switch_config"]["scaling"]["off"] == {"attention_scale": 1.0}
     assert {r["name"] for r in train["runs"]} == {"default", "lr=10000"}
 
 
@@ -95,9 +102,30 @@ def test_the_mirrored_initialisation_fills_every_parameter_of_the_package_model(
         assert model.out.weight is model.embed.tokens.weight  # tied, as on the page
 
 
-def test_unscaled_attention_is_restored_after_the_run():
-    import tutorial_code.multihead as multihead
-    original = multihead.scaled_dot_product_attention
-    with bt.attention_scaling(False):
-        assert multihead.scaled_dot_product_attention is not original
-    assert multihead.scaled_dot_product_attention is original
+def test_the_switches_set_the_model_config():
+    cfg = bt.Config()
+    default = dict(cfg.defaults)
+    assert bt.model_config(cfg, default).attention_scale is None
+    off = bt.model_config(cfg, {**default, "scaling": "off", "position": "off", "norm": "pre", "heads": 2})
+    assert (off.attention_scale, off.position, off.norm_first, off.n_heads) == (1.0, "none", True, 2)
+
+
+def test_nonfinite_names_the_loss_or_the_gradient():
+    model = torch.nn.Linear(2, 1)
+    loss = model(torch.ones(1, 2)).sum()
+    loss.backward()
+    assert bt.nonfinite(loss, model) is None
+    assert bt.nonfinite(torch.tensor(float("nan")), model) == "loss"
+    model.weight.grad[0, 0] = float("inf")
+    assert bt.nonfinite(loss, model) == "gradient"
+    model.weight.grad[0, 0] = 3e38  # every element finite, the norm overflows float32
+    model.weight.grad[0, 1] = 3e38
+    assert bt.nonfinite(loss, model) is None
+
+
+def test_lesson_7s_warm_up_is_the_norm_placement_experiments():
+    from tutorial_code.experiments import norm_placement
+    from tutorial_code.experiments.common import trainer_optim
+    assert bt.Config().optimiser.warmup_steps == norm_placement.Config().warmup
+    with pytest.raises(ValueError, match="one_cycle, warmup, constant"):
+        trainer_optim.build_optimizer([torch.zeros(1, requires_grad=True)], bt.Config().optimiser, "noam", 1.0, 10)

@@ -35,6 +35,41 @@ def test_sdpa_equals_pytorch(mask_kind):
         assert (weights.masked_select(~mask.expand_as(weights)) == 0).all()
 
 
+@pytest.mark.parametrize("scale", [None, 1.0, 0.1, 2.5])
+@pytest.mark.parametrize("mask_kind", ["none", "causal"])
+def test_sdpa_scale_equals_pytorchs_scale(scale, mask_kind):
+    """scale= multiplies the scores as F.scaled_dot_product_attention's scale= does (None: 1/√d_k)."""
+    g = torch.Generator().manual_seed(1)
+    B, h, L, d_k = 2, 3, 6, 8
+    q, k, v = (torch.randn(B, h, L, d_k, generator=g, dtype=torch.float64) for _ in range(3))
+    mask = tc.causal_mask(L) if mask_kind == "causal" else None
+    out, weights = tc.scaled_dot_product_attention(q, k, v, mask, scale=scale)
+    expected = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)
+    assert torch.allclose(out, expected, atol=1e-12, rtol=0)
+    assert torch.allclose(weights.sum(-1), torch.ones(B, h, L, dtype=torch.float64))
+
+
+def test_attention_scale_reaches_every_attention_of_a_model(monkeypatch):
+    """TransformerConfig.attention_scale is every attention's scale=: with 1.0 the model equals
+    the default model whose attention is F.scaled_dot_product_attention(..., scale=1.0)."""
+    import tutorial_code.multihead as multihead
+    small = dict(vocab_size=13, d_model=16, n_heads=2, d_ff=32)
+    torch.manual_seed(0)
+    model = tc.EncoderDecoderTransformer(tc.TransformerConfig(**small, attention_scale=1.0)).double().eval()
+    assert all(m.scale == 1.0 for m in model.modules() if isinstance(m, tc.MultiHeadAttention))
+    src, tgt = torch.tensor([[1, 5, 7, 9, 2, 0]]), torch.tensor([[1, 9, 7, 5, 2]])
+    ours = model(src, tgt)
+    default = tc.EncoderDecoderTransformer(tc.TransformerConfig(**small)).double().eval()
+    default.load_state_dict(model.state_dict())
+    assert not torch.allclose(default(src, tgt), ours)  # the factor does change the output
+
+    def pytorchs(q, k, v, mask=None, dropout_p=0.0, scale=None):
+        scores = (q @ k.transpose(-2, -1)).masked_fill(~mask, float("-inf"))  # only for the weights
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=1.0), torch.softmax(scores, -1)
+    monkeypatch.setattr(multihead, "scaled_dot_product_attention", pytorchs)
+    assert torch.allclose(default(src, tgt), ours, atol=1e-12, rtol=0)
+
+
 def test_sdpa_cross_lengths_and_value_width():
     q, k, v = torch.randn(2, 5, 4), torch.randn(2, 9, 4), torch.randn(2, 9, 6)
     out, weights = tc.scaled_dot_product_attention(q, k, v)

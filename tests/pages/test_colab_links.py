@@ -98,13 +98,13 @@ def hook(monkeypatch):
 
     from coursebuild import plugin as course_plugin
 
-    def configured(**env):
-        for key in ("COLAB_REPOSITORY", "SITE_URL"):
+    def configured(root=Path("/nonexistent-folder"), repo_url=None, **env):
+        for key in ("COLAB_REPOSITORY", "STUDENT_COLAB_REPOSITORY", "SITE_URL", "COURSE_EDITION"):
             monkeypatch.delenv(key, raising=False)
         for key, value in env.items():
             monkeypatch.setenv(key, value)
-        monkeypatch.setattr(course_plugin, "REPO_ROOT", Path("/nonexistent-folder"))  # no git remote
-        config = load_config(str(REPO / "mkdocs.yml"))
+        monkeypatch.setattr(course_plugin, "REPO_ROOT", root)  # by default: no git remote
+        config = load_config(str(REPO / "mkdocs.yml"), repo_url=repo_url)
         plugin = config.plugins["course"]
         return plugin, plugin.on_config(config)
 
@@ -182,7 +182,69 @@ def test_the_built_site_links_only_to_the_repository_the_build_knows(built_site)
 
 # ---------------------------------------------------------------- how to get the code (both cases)
 
-GET_CODE = {"ko": ("소스 묶음", "Colab → 파일 → 노트북 업로드"), "en": ("source archive", "Colab → File → Upload notebook")}
+GET_CODE = {"ko": ("코드 묶음", "Colab → 파일 → 노트북 업로드"), "en": ("code archive", "Colab → File → Upload notebook")}
+
+
+@pytest.mark.parametrize("settings", [
+    {"COLAB_REPOSITORY": "me/course"},
+    {"repo_url": "https://github.com/me/course"},
+    {"remote": "git@github.com:me/course.git"},
+])
+def test_the_student_edition_never_names_the_source_repository(hook, tmp_path, settings):
+    """However the build learns the source repository, the student edition has no header link,
+    no edit link, no repository for the pages and no Colab link to it."""
+    settings = dict(settings)
+    root = git_repo(tmp_path, ("origin", settings.pop("remote"))) if "remote" in settings else Path("/nonexistent")
+    module, config = hook(root=root, COURSE_EDITION="student", **settings)
+    assert config.repo_url is None and config.edit_uri is None and config.repo_name is None
+    assert config.extra["repository_url"] is None and config.extra["colab_links"] is False
+    assert module.repository is None
+    links, _, _ = lesson_links(module, config)
+    assert links["colab"] is None and links["download"]
+    _, open_config = hook(root=root, **settings)  # the open site does link it
+    assert open_config.repo_url == "https://github.com/me/course"
+
+
+def test_the_student_edition_opens_colab_from_the_student_publication_only(hook):
+    module, config = hook(COURSE_EDITION="student", COLAB_REPOSITORY="me/course",
+                          STUDENT_COLAB_REPOSITORY="me/course-student")
+    assert config.repo_url is None and config.extra["repository_url"] is None and config.extra["colab_links"]
+    links, source, prefix = lesson_links(module, config, "en")
+    assert links["colab"] == (f"https://colab.research.google.com/github/me/course-student/blob/gh-pages/"
+                              f"en/notebooks/colab/{source.name}.ipynb")
+    _, open_config = hook(COLAB_REPOSITORY="me/course", STUDENT_COLAB_REPOSITORY="me/course-student")
+    assert open_config.extra["repository_url"] == "https://github.com/me/course"  # the open site ignores it
+
+
+@pytest.mark.parametrize("settings", [
+    {"COLAB_REPOSITORY": "me/course", "STUDENT_COLAB_REPOSITORY": "Me/Course"},
+    {"repo_url": "https://github.com/me/course", "STUDENT_COLAB_REPOSITORY": "me/course"},
+])
+def test_a_student_publication_that_is_the_source_repository_stops_the_build(hook, settings):
+    from mkdocs.exceptions import PluginError
+
+    with pytest.raises(PluginError, match="STUDENT_COLAB_REPOSITORY.*repository this site is built from"):
+        hook(COURSE_EDITION="student", **settings)
+
+
+def test_a_malformed_student_publication_names_the_fix():
+    with pytest.raises(colab.ColabConfigError, match="'owner/name'.*student edition"):
+        colab.resolve_student({}, {}, environ={"STUDENT_COLAB_REPOSITORY": "https://github.com/me/x"})
+    assert colab.resolve_student({"student_repository": "me/x-student"}, {"me/x": "repo_url"}, environ={}).name == "me/x-student"
+    assert colab.resolve_student({}, {}, environ={}) is None
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_get_code_in_the_student_edition_is_always_the_archive(lang):
+    from coursebuild.pages import kinds, markers
+
+    ctx = kinds.context(lang=lang, edition="student", repository_url="https://github.com/me/course",
+                        source_url="../downloads/course-code.zip", colab_links=True)
+    text = markers.render("[[get-code]]", ctx)
+    assert "github" not in text and "git clone" not in text and "../downloads/course-code.zip" in text
+    assert GET_CODE[lang][1] not in markers.render("[[get-code:notebooks]]", ctx)  # Colab from the publication
+    ctx = kinds.context(lang=lang, edition="student", colab_links=False)
+    assert GET_CODE[lang][1] in markers.render("[[get-code:notebooks]]", ctx)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -191,16 +253,16 @@ def test_get_code_names_the_repository_when_one_is_known_else_the_archive(lang):
     from coursebuild.pages import kinds
 
     known = kinds.context(lang=lang, repository_url="https://github.com/me/course",
-                            source_url="../downloads/course-source.zip")
+                            source_url="../downloads/course-code.zip")
     text = markers.render("[[get-code]]", known)
     assert "[me/course](https://github.com/me/course)" in text and "git clone https://github.com/me/course" in text
     assert "Colab" in markers.render("[[get-code:notebooks]]", known)
     assert GET_CODE[lang][1] not in markers.render("[[get-code:notebooks]]", known)
-    unknown = kinds.context(lang=lang, source_url="../downloads/course-source.zip")
+    unknown = kinds.context(lang=lang, source_url="../downloads/course-code.zip")
     text = markers.render("[[get-code]]", unknown)
-    assert f"[{GET_CODE[lang][0]}](../downloads/course-source.zip)" in text and "github" not in text
+    assert f"[{GET_CODE[lang][0]}](../downloads/course-code.zip)" in text and "github" not in text
     assert GET_CODE[lang][1] in markers.render("[[get-code:notebooks]]", unknown)
-    with pytest.raises(markers.MarkerError, match="at most the argument 'notebooks'"):
+    with pytest.raises(markers.MarkerError, match="at most the argument 'notebooks' or 'archive'"):
         markers.render("[[get-code:repo]]", unknown)
 
 
@@ -216,7 +278,7 @@ def test_the_built_site_says_how_to_get_the_code_on_the_home_page_guide_and_assi
 
     settings = load_config(str(REPO / "mkdocs.yml"))
     known = colab.resolve(settings.extra.get("colab"), settings.repo_url, REPO)
-    assert (built_site / "downloads" / "course-source.zip").is_file()
+    assert (built_site / "downloads" / "course-code.zip").is_file()
     for lang, prefix in (("ko", ""), ("en", "en/")):
         home = (built_site / prefix / "index.html").read_text(encoding="utf-8")
         guide = (built_site / prefix / "teaching" / "instructor-guide" / "index.html").read_text(encoding="utf-8")
@@ -224,7 +286,7 @@ def test_the_built_site_says_how_to_get_the_code_on_the_home_page_guide_and_assi
         assignment_2 = exercises[exercises.index('id="assignment-2"'):]
         for page, up in ((home, "" if lang == "ko" else "../"), (guide, "../../" if lang == "ko" else "../../../"),
                          (assignment_2, "../../" if lang == "ko" else "../../../")):
-            assert f'href="{up}downloads/course-source.zip"' in page, lang
+            assert f'href="{up}downloads/course-code.zip"' in page, lang
             if known is None:
                 assert "github.com" not in page
             else:
@@ -233,4 +295,4 @@ def test_the_built_site_says_how_to_get_the_code_on_the_home_page_guide_and_assi
             assert GET_CODE[lang][1] in guide and GET_CODE[lang][1] in home
         for source in build.sources():
             lesson = (built_site / prefix / "lessons" / source.slug / "index.html").read_text(encoding="utf-8")
-            assert 'download="course-source.zip"' in lesson
+            assert 'download="course-code.zip"' in lesson

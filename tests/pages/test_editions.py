@@ -1,10 +1,14 @@
-"""Two editions from one source (coursebuild/outputs/editions.py): the switch, the edition blocks, and a
-student edition built for real that holds no answer text anywhere (HTML, search index,
-notebooks, PDFs, archives); the instructor pack every build writes next to the site.
+"""Two editions from one source (coursebuild/outputs/editions.py): the switch, the edition blocks,
+and a student edition built for real, with a source repository and a student publication
+configured, that holds no answer text anywhere (HTML, search index, notebooks, PDFs, archives)
+and names or links nothing that holds answers (the source repository, its gh-pages branch, an
+instructor page, a file of questions); the code archive; the instructor pack every build writes
+next to the site.
 """
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -52,11 +56,13 @@ def test_an_edition_marker_in_mid_line_fails():
         markers.render("text [[edition:open]] more", kinds.context(lang="en"))
 
 
-def test_the_student_navigation_has_no_answer_key():
+def test_the_student_navigation_has_no_instructor_page():
     nav = [{"홈": "index.md"}, {"가르치기": [{"강사 가이드": "teaching/instructor-guide.md"},
+                                          {"연습 문제와 과제": "teaching/exercises.md"},
                                           {"답안 (강사용)": "teaching/answer-key.md"}]}]
-    assert editions.drop_from_nav(nav) == [{"홈": "index.md"}, {"가르치기": [{"강사 가이드": "teaching/instructor-guide.md"}]}]
-    assert editions.is_instructor_page("en/teaching/answer-key.md") and editions.is_instructor_page("teaching/answer-key.md")
+    assert editions.drop_from_nav(nav) == [{"홈": "index.md"}, {"가르치기": [{"연습 문제와 과제": "teaching/exercises.md"}]}]
+    for page in ("en/teaching/answer-key.md", "teaching/answer-key.md", "ko/teaching/instructor-guide.md"):
+        assert editions.is_instructor_page(page), page
     assert not editions.is_instructor_page("teaching/exercises.md")
 
 
@@ -71,16 +77,35 @@ def test_answers_refuse_to_render_in_the_student_edition_and_rubrics_are_left_ou
     assert "**What to hand in**" in student_page
 
 
-def test_the_student_source_archive_holds_only_the_code(tmp_path):
-    names = editions.source_files(REPO, "student")
+# what no student may reach: the files that hold worked answers, rubrics or model answers, and
+# the pages that answer questions
+ANSWER_FILES = re.compile(r"(^|/)(docs|tests|questions)(/|$)|answer-key|instructor-guide|\.ya?ml$|mkdocs\.yml")
+
+
+def test_the_code_archive_holds_the_code_its_readme_and_nothing_that_holds_answers(tmp_path):
+    names = editions.code_files(REPO)
     assert any(n.startswith("tutorial_code/") for n in names) and "requirements.txt" in names
-    assert not [n for n in names if n.startswith(("docs/", "tests/"))], "pages and tests hold the answers"
-    everything = editions.source_files(REPO, "open")
-    assert "docs/questions/assignments.yml" in everything and "mkdocs.yml" in everything
-    assert not [n for n in everything if re.match(r"(\.build|site|\.venv)/", n)]
-    target = editions.write_source_archive(tmp_path / "a.zip", REPO, "student")
+    assert "pyproject.toml" in names and "scripts/setup.sh" in names  # what the README's install runs
+    assert not [n for n in names if ANSWER_FILES.search(n)], "pages, questions and tests hold the answers"
+    assert {n.split("/", 1)[0] + ("/" if "/" in n else "") for n in names} == set(editions.CODE_PARTS)
+    target = editions.write_code_archive(tmp_path / "a.zip", REPO)
     with zipfile.ZipFile(target) as archive:
-        assert sorted(archive.namelist()) == [f"attention-course/{n}" for n in names]
+        members = archive.namelist()
+        readme = archive.read("attention-course/README.md").decode("utf-8")
+    assert sorted(members) == sorted(["attention-course/README.md", *(f"attention-course/{n}" for n in names)])
+    for path in editions.CODE_PARTS:
+        assert readme.count(f"`{path}`") == 2, path  # listed in both languages
+    assert "scripts/setup.sh" in readme and "scripts/run_experiments.py" in readme
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_get_code_says_what_the_archive_holds(lang):
+    text = markers.render("[[get-code]]", kinds.context(lang=lang, edition="student",
+                                                        source_url="../downloads/course-code.zip"))
+    assert "../downloads/course-code.zip" in text and "README" in text
+    assert all(f"`{path}`" in text for path in editions.CODE_PARTS)
+    listed = markers.render("[[get-code:archive]]", kinds.context(lang=lang))
+    assert all(f"`{path}`" in listed for path in editions.CODE_PARTS)
 
 
 def test_the_pack_goes_next_to_the_site_folder():
@@ -166,14 +191,24 @@ def _normalised(text: str) -> str:
     return " ".join(re.sub(r"<[^>]+>|&[a-z]+;|\*\*", " ", text).split())
 
 
+# the repositories the student edition is built with: the source, as the publishing workflow sets
+# it (and as repo_url or a GitHub origin would name it), and a separate student publication
+SOURCE_REPOSITORY = "course-owner/attention-course-source"
+STUDENT_PUBLICATION = "course-owner/attention-course-student"
+STUDENT_SITE_URL = "https://course-owner.github.io/attention-course-student/"
+
+
 @pytest.fixture(scope="module")
 def student_site(built_site, tmp_path_factory) -> Path:
     """The student edition, built once, after the open site (``built_site``): the experiments,
-    notebooks and handouts are then in the caches, so it trains nothing and runs no notebook.
-    Started before the open build had filled them (another worker building it), it would
-    compute every experiment a second time, side by side with that build."""
+    notebooks and handouts are then in the caches, so it trains nothing and runs no notebook
+    (started before the open build had filled them, on another worker, it would compute every
+    experiment a second time); with a source repository and a student publication configured
+    and a site address (so a sitemap)."""
     site = tmp_path_factory.mktemp("student") / "site"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "COURSE_EDITION": "student"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "COURSE_EDITION": "student",
+           "COLAB_REPOSITORY": SOURCE_REPOSITORY, "STUDENT_COLAB_REPOSITORY": STUDENT_PUBLICATION,
+           "SITE_URL": STUDENT_SITE_URL}
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
                             cwd=REPO, env=env, capture_output=True, text=True)
     if result.returncode != 0:
@@ -206,6 +241,83 @@ def test_the_student_edition_holds_no_answer_text_anywhere(student_site):
     assert not [d["location"] for d in index["docs"] if "answer-key" in d["location"]]
 
 
+def _site_texts(site: Path) -> dict[str, str]:
+    """What can name or link a place in a built site: every HTML page, each search index, the
+    sitemap, every notebook and the member list of every archive (``name!``)."""
+    out = {}
+    for p in site.rglob("*"):
+        rel = p.relative_to(site).as_posix()
+        if p.suffix in (".html", ".json", ".xml", ".ipynb", ".txt", ".js"):
+            out[rel] = p.read_text(encoding="utf-8", errors="ignore")
+        elif p.name.endswith(".xml.gz"):
+            out[rel] = gzip.decompress(p.read_bytes()).decode("utf-8")
+        elif p.suffix == ".zip":
+            with zipfile.ZipFile(p) as archive:
+                out[rel + "!"] = "\n".join(archive.namelist())
+    return out
+
+
+@pytest.mark.slow
+def test_the_student_edition_names_no_place_that_holds_answers(student_site):
+    texts = _site_texts(student_site)
+    assert "sitemap.xml" in texts and "search/search_index.json" in texts and "en/search/search_index.json" in texts
+    assert "downloads/course-code.zip!" in texts
+    found = []
+    for rel, text in texts.items():
+        lowered = text.lower()
+        if SOURCE_REPOSITORY.lower() in lowered or "attention-course-source" in lowered:
+            found.append(f"{rel} names the source repository")
+        if "git clone" in lowered:
+            found.append(f"{rel} says git clone")
+        for href in re.findall(r'(?:href|src)="([^"]+)"|<loc>([^<]+)</loc>', text):
+            href = href[0] or href[1]
+            if re.search(r"answer-key|instructor-guide|site[^/]*-instructor|/questions/|\.ya?ml(#|$)", href):
+                found.append(f"{rel} links {href}")
+            if "gh-pages" in href and f"/github/{STUDENT_PUBLICATION}/blob/gh-pages/" not in href:
+                found.append(f"{rel} links a gh-pages branch other than the student publication's: {href}")
+        if rel.endswith("!"):
+            found += [f"{rel} holds {n}" for n in text.splitlines() if ANSWER_FILES.search(n.split("/", 1)[-1])]
+    assert not found, "\n".join(found[:30])
+    for prefix in ("", "en/"):
+        for page in ("teaching/answer-key", "teaching/instructor-guide"):
+            assert not (student_site / prefix / page).exists(), prefix + page
+        home = texts[f"{prefix}index.html"]
+        assert 'class="md-source"' not in home, "the header links a repository"
+        assert f'{prefix and "../"}downloads/course-code.zip' in home
+    colab = re.findall(r'href="(https://colab\.research\.google\.com/[^"]+)"', "\n".join(texts.values()))
+    assert colab and all(c.startswith(f"https://colab.research.google.com/github/{STUDENT_PUBLICATION}/blob/gh-pages/")
+                         for c in colab), sorted(set(colab))[:5]
+
+
+@pytest.mark.slow
+def test_the_search_box_does_not_show_the_self_checks_answers(student_site):
+    from coursebuild.content import selfcheck
+
+    for lang, prefix in (("ko", ""), ("en", "en/")):
+        index = json.loads((student_site / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))
+        text = _normalised(" ".join(d["text"] for d in index["docs"]))
+        leaks = []
+        for n, items in selfcheck.load().items():
+            for q in items:
+                whys = [q["explain"]] if q["type"] == "number" else [c["why"] for c in q["choices"]]
+                for why in whys:
+                    words = _normalised(selfcheck.to_html(why[lang].split("[[")[0].split("$")[0]))
+                    if len(words) >= 12 and words in text:
+                        leaks.append(f"{q['id']}: «{words}»")
+        assert not leaks, "\n".join(leaks[:10])
+        lesson = (student_site / prefix / "lessons" / "scaled-dot-product" / "index.html").read_text(encoding="utf-8")
+        assert 'class="self-check__explain"' in lesson  # the page itself keeps them
+
+
+def test_the_index_leaves_out_the_self_checks_explanations():
+    from coursebuild.outputs import search
+
+    html = ('<p>Q</p><label><input data-correct> <span>Right</span></label>'
+            '<template class="self-check__why" data-choice="0"><p>Yes, because</p></template>'
+            '<template class="self-check__explain"><p>It is 5.657</p></template><p>after</p>')
+    assert search.without_self_check_answers(html) == '<p>Q</p><label><input data-correct> <span>Right</span></label><p>after</p>'
+
+
 @pytest.mark.slow
 def test_the_student_edition_keeps_the_questions_with_hints_and_the_self_checks(student_site):
     for prefix, hint in (("", "힌트"), ("en/", "Hint")):
@@ -231,8 +343,27 @@ def test_the_open_site_has_the_answer_key_and_the_pack_beside_it(built_site):
         assert "[[" not in key and "<details" in key
     with zipfile.ZipFile(pack.with_name(pack.name + ".zip")) as archive:
         assert f"{pack.name}/ko/answer-key.html" in archive.namelist()
-    with zipfile.ZipFile(built_site / editions.SOURCE_ARCHIVE) as archive:
-        assert "attention-course/docs/questions/assignments.yml" in archive.namelist()
+    with zipfile.ZipFile(built_site / editions.CODE_ARCHIVE) as archive:  # the same code in both editions
+        names = archive.namelist()
+    assert "attention-course/README.md" in names and "attention-course/tutorial_code/attention.py" in names
+    assert not [n for n in names if ANSWER_FILES.search(n.split("/", 1)[1])], "the code archive holds no answers"
+
+
+@pytest.mark.slow
+def test_the_pack_holds_the_instructor_guide_whose_links_stay_in_the_pack_or_go_to_the_site(student_site):
+    pack = editions.pack_dir(student_site)
+    for lang, prefix in (("ko", ""), ("en", "en/")):
+        guide = (pack / lang / "instructor-guide.html").read_text(encoding="utf-8")
+        assert "[[" not in guide and 'id="editions"' in guide and 'id="misconceptions"' in guide
+        links = re.findall(r'<a href="([^"]+)"', guide)
+        assert "answer-key.html" in links
+        outside = [h for h in links if not h.startswith(("#", "answer-key.html", STUDENT_SITE_URL + prefix))
+                   and h != f"{STUDENT_SITE_URL}downloads/course-code.zip"]  # one archive for both languages
+        assert not outside, outside[:5]
+        assert f"{STUDENT_SITE_URL}{prefix}lessons/multi-head/#parameters" in links
+        assert f"{STUDENT_SITE_URL}downloads/course-code.zip" in guide  # [[get-code]]: the archive
+        index = (pack / "index.html").read_text(encoding="utf-8")
+        assert f'href="{lang}/instructor-guide.html"' in index
 
 
 class _Config(dict):

@@ -60,10 +60,6 @@ def test_no_second_word_in_the_built_handouts(built_site):
 # widget string (s + "단계…"), a format field in a label ({n}단계), or a count of ten or more (250단계)
 TRAINING_STEP_AS_DANGYE = re.compile(r"\]\]\s?단계|\{[a-z_]*\}\s?단계|(?<![\d.])(?:\d{2,}|\d{1,3}(?:,\d{3})+)\s?단계|"
                                      r"\+\s*\"단계")
-# lesson 8's "Train it yourself" section and the trainer's widget belong to the trainer's pages
-# (issue 27, items 2–5, rewritten there); their 단계 must still be found, and once they say 스텝
-# the entry is deleted here
-HANDED_OVER = {"docs/ko/lessons/encoder-decoder.md": "## 직접 학습시켜 보기", "docs/assets/javascripts/widgets/train.js": ""}
 
 
 def step_problems(name: str, text: str) -> list[str]:
@@ -71,28 +67,9 @@ def step_problems(name: str, text: str) -> list[str]:
             for m in TRAINING_STEP_AS_DANGYE.finditer(text)]
 
 
-def outside_handed_over(name: str, text: str) -> str:
-    if name not in HANDED_OVER:
-        return text
-    start = HANDED_OVER[name]
-    if not start:
-        return ""
-    i = text.index(start)
-    j = text.find("\n## ", i + 1)
-    return text[:i] + ("\n" * text.count("\n", i, j) + text[j:] if j >= 0 else "")
-
-
 def test_a_count_of_training_steps_is_seuteb():
-    found = [p for name, text in korean_sources() for p in step_problems(name, outside_handed_over(name, text))]
+    found = [p for name, text in korean_sources() for p in step_problems(name, text)]
     assert not found, "\n".join(found)
-
-
-@pytest.mark.parametrize("name", sorted(HANDED_OVER))
-def test_handed_over_sections_still_say_dangye(name):
-    """Strict: when the trainer's pages say 스텝, delete the entry from HANDED_OVER."""
-    text = (ROOT / name).read_text(encoding="utf-8")
-    assert not step_problems(name, outside_handed_over(name, text))  # the rest of the file is checked above
-    assert step_problems(name, text), f"{name} says 스텝 now: remove it from HANDED_OVER"
 
 
 @pytest.mark.parametrize("text, wrong", [

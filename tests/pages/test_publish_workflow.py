@@ -1,6 +1,9 @@
 """The GitHub Pages workflow (.github/workflows/pages.yml) builds with the README's command,
 caches pip and .build/, sets SITE_URL and the Colab repository from the repository it runs in,
-pushes the site to the branch Colab opens notebooks from, and deploys with the official actions."""
+pushes the open site to the branch Colab opens notebooks from, and deploys with the official
+actions. The edition is an input; the student edition never goes to this repository's gh-pages
+branch, goes to a separate student repository when one is set, and to this repository's Pages
+only when the repository is private."""
 
 import re
 
@@ -35,8 +38,17 @@ def test_the_build_step_runs_the_readme_build_command():
     assert len(runs) == 1, [s.get("run") for s in steps("build")]
     env = runs[0]["env"]
     pages_id = uses("build")["actions/configure-pages"]["id"]
-    assert env["SITE_URL"] == f"${{{{ steps.{pages_id}.outputs.base_url }}}}/"  # with its trailing slash
+    # the Pages address with its trailing slash, else (a student repository) that repository's
+    assert env["SITE_URL"] == (f"${{{{ steps.{pages_id}.outputs.base_url && format('{{0}}/', "
+                               f"steps.{pages_id}.outputs.base_url) || steps.where.outputs.site_url }}}}")
     assert env["COLAB_REPOSITORY"] == "${{ github.repository }}"
+    assert env["STUDENT_COLAB_REPOSITORY"] == "${{ vars.STUDENT_REPOSITORY }}"
+
+
+def test_the_edition_is_an_input_of_a_run_by_hand_or_a_repository_variable():
+    dispatch = workflow()[True]["workflow_dispatch"]["inputs"]["edition"]
+    assert dispatch["type"] == "choice" and dispatch["options"] == ["open", "student"] and dispatch["default"] == "open"
+    assert workflow()["jobs"]["build"]["env"]["COURSE_EDITION"] == "${{ inputs.edition || vars.COURSE_EDITION || 'open' }}"
 
 
 def test_it_runs_on_pushes_to_main_and_by_hand():
@@ -66,8 +78,35 @@ def test_it_deploys_with_the_official_pages_actions():
 def test_the_notebooks_colab_opens_are_pushed_to_the_branch_mkdocs_yml_names():
     text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     branch = re.search(r"^  colab:\n(?:    .*\n)*?    branch: (\S+)", text, re.M).group(1)
-    push = [s["run"] for s in steps("build") if "ghp-import" in s.get("run", "")]
-    assert len(push) == 1 and "--push" in push[0] and push[0].rstrip().endswith(" site")
-    named = re.search(r"(?:-b|--branch)[ =](\S+)", push[0])
-    assert (named.group(1) if named else "gh-pages") == branch  # ghp-import's default is gh-pages
+    pushes = [s for s in steps("build") if "ghp-import" in s.get("run", "")]
+    assert len(pushes) == 2
+    for push in pushes:
+        assert "--push" in push["run"] and push["run"].rstrip().endswith(" site")
+        named = re.search(r"(?:-b|--branch)[ =](\S+)", push["run"])
+        assert (named.group(1) if named else "gh-pages") == branch  # ghp-import's default is gh-pages
     assert workflow()["jobs"]["build"]["permissions"] == {"contents": "write"}
+
+
+def test_only_the_open_site_goes_to_this_repositorys_gh_pages_branch():
+    pushes = {s["if"]: s["run"] for s in steps("build") if "ghp-import" in s.get("run", "")}
+    assert set(pushes) == {"env.COURSE_EDITION == 'open'",
+                           "env.COURSE_EDITION == 'student' && env.STUDENT_REPOSITORY != ''"}
+    to_origin = pushes["env.COURSE_EDITION == 'open'"]
+    assert "--remote" not in to_origin and " -r " not in to_origin  # ghp-import's default remote: origin
+    student = pushes["env.COURSE_EDITION == 'student' && env.STUDENT_REPOSITORY != ''"]
+    assert "--remote student" in student and "github.com/${STUDENT_REPOSITORY}.git" in student
+    assert "GITHUB_SHA" not in student  # the student repository does not learn the source's commits
+
+
+def test_the_student_edition_deploys_here_only_from_a_private_repository():
+    where = next(s for s in steps("build") if s.get("id") == "where")
+    assert where["env"]["PRIVATE"] == "${{ github.event.repository.private }}"
+    script = where["run"]
+    student = script[script.index("student)"):script.index("*)")]
+    # a student repository: nothing deployed here; else only a private repository deploys
+    assert student.index('-n "$STUDENT_REPOSITORY"') < student.index('echo "deploy=false"')
+    assert '"$PRIVATE" = "true"' in student and "exit 1" in student.split('"$PRIVATE" = "true"')[1]
+    assert uses("build")["actions/configure-pages"]["if"] == "steps.where.outputs.deploy == 'true'"
+    assert uses("build")["actions/upload-pages-artifact"]["if"] == "steps.where.outputs.deploy == 'true'"
+    assert workflow()["jobs"]["deploy"]["if"] == "needs.build.outputs.deploy == 'true'"
+    assert workflow()["jobs"]["build"]["outputs"]["deploy"] == "${{ steps.where.outputs.deploy }}"

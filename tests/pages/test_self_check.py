@@ -6,6 +6,7 @@ forms with this build's answers.
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -43,9 +44,31 @@ def test_every_number_comes_from_the_results_and_its_tolerance_tells_answers_apa
     for qs in selfcheck.load().values():
         for q in (q for q in qs if q["type"] == "number"):
             answer = selfcheck.expected(q, results)
+            tol = accepted_distance(q)
             # a tolerance that would accept 0, or half the answer, checks nothing
-            assert q["tolerance"] < abs(answer) / 2, f"{q['id']}: tolerance {q['tolerance']} for {answer}"
+            assert tol < abs(answer) / 2, f"{q['id']}: tolerance {tol} for {answer}"
             assert "[[value:" in q["explain"]["ko"] and "[[value:" in q["explain"]["en"], q["id"]
+
+
+def accepted_distance(q) -> float:
+    """The distance the page accepts, by the rule selfcheck states: a question that asks for
+    N decimals accepts one unit of its last digit."""
+    return q["tolerance"] if q.get("tolerance") is not None else 10.0 ** -q["decimals"]
+
+
+def test_a_question_that_asks_for_a_precision_accepts_the_rounded_and_the_cut_off_answer(results):
+    asked = 0
+    for qs in selfcheck.load().values():
+        for q in (q for q in qs if q["type"] == "number" and "decimals" in q):
+            asked += 1
+            answer, d = selfcheck.expected(q, results), q["decimals"]
+            rounded = round(answer, d)
+            cut = math.floor(answer * 10 ** d) / 10 ** d
+            for typed in (rounded, cut):
+                assert abs(typed - answer) <= accepted_distance(q), f"{q['id']}: {typed} for {answer}"
+            # and two units off is wrong
+            assert abs(rounded + 2 * 10 ** -d - answer) > accepted_distance(q), q["id"]
+    assert asked >= 4  # 2.1, 2.2, 6.2 and 7.2 ask for a precision
 
 
 def test_no_number_is_typed_where_the_results_have_it(results):
@@ -80,6 +103,13 @@ def number(**extra):
     ({"type": "essay"}, r"'type' must be one of number, choice"),
     ({"explain": {"ko": "설명"}}, r"'explain' needs text in both ko and en \(missing en\)"),
     ({"en": ""}, r"'en' needs text"),
+    ({"decimals": 2}, r"give 'tolerance' .* or 'decimals' .*, exactly one"),
+    ({"ko": "질문 (소수 둘째 자리까지)", "en": "question (two decimal places)"},
+     r"the ko question asks for a precision; give 'decimals: 2' instead of 'tolerance'"),
+    ({"tolerance": None, "decimals": 1, "ko": "질문 (소수 둘째 자리까지)", "en": "question (one decimal place)"},
+     r"'decimals: 1', but the ko question does not ask for it in those words; write '소수 첫째 자리까지'"),
+    ({"tolerance": None, "decimals": 2, "ko": "질문 (소수 둘째 자리까지)", "en": "question (two decimal places)"},
+     r"the ko explanation must show the answer as asked, \[\[value:worked_examples.sdpa.sqrt_d_k\|.2f\]\]"),
 ])
 def test_a_broken_number_question_names_file_question_and_field(tmp_path, change, message):
     with pytest.raises(ValueError, match=message):
@@ -106,9 +136,11 @@ def test_the_marker_draws_forms_with_the_results_answer(results, monkeypatch):
     by_id = {q["id"]: q for q in selfcheck.load()[3]}
     for form in forms:
         q = by_id[form["id"]]
+        # lettered, so that 3.B is never taken for check question 3.2 on the same page
+        assert form.select_one(".self-check__number").get_text() == f"3.{'ABCDEFGH'[list(by_id).index(q['id'])]}"
         if q["type"] == "number":
             assert float(form["data-answer"]) == selfcheck.expected(q, results)
-            assert float(form["data-tolerance"]) == q["tolerance"]
+            assert float(form["data-tolerance"]) == accepted_distance(q)
             assert soup.find("label", attrs={"for": f"{form['id']}-input"})
         else:
             radios = form.select("input[type=radio]")

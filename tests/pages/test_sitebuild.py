@@ -21,7 +21,9 @@ def test_code_source_is_the_object_as_it_stands():
 
 def test_code_source_of_module_constants():
     assert code.source_of("models", "POSITIONS") == 'POSITIONS = ("sinusoidal", "learned", "rope", "none")'
-    assert code.source_of("experiments.common.digit_data", "EOS") == "PAD, BOS, EOS = 0, 1, 2"
+    assert code.source_of("tasks.digits", "EOS") == "PAD, BOS, EOS = 0, 1, 2"
+    # a name imported into a module is included from where it is defined
+    assert code.source_of("experiments.common.digit_data", "DIGIT0").startswith("DIGIT0 = 3  ")
 
 
 @pytest.mark.parametrize("target, message", [

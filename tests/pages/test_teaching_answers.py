@@ -12,6 +12,7 @@ import yaml
 from coursebuild.pages import markers
 from coursebuild.pages import kinds
 from coursebuild.content import questions
+from coursebuild.course import LESSONS
 
 LANGS = ("ko", "en")
 ROOTS = {"ko": "", "en": "en/"}
@@ -24,7 +25,7 @@ def text(entry, key, lang):
 
 def test_every_question_has_question_and_answer_text_in_both_languages():
     lessons = questions.load()
-    assert sorted(lessons) == list(range(1, 10))
+    assert sorted(lessons) == [lesson.number for lesson in LESSONS]
     for n, data in lessons.items():
         assert 2 <= len(data["questions"]) <= 4, f"lesson {n}: the course asks for 2-4 check questions"
         for q in data["questions"]:
@@ -165,7 +166,7 @@ def test_answer_key_answers_every_question_of_the_exercises_page(built_site, lan
         assert block and len(re.sub(r"<[^>]+>|\s", "", block[1])) > 40, f"a-{qid}: no answer block"
     # every lesson and the assignments are sections of both pages
     for page in (exercises, key):
-        assert all(f'<h2 id="lesson-{n}">' in page for n in range(1, 10))
+        assert all(f'<h2 id="lesson-{n}">' in page for n in (lesson.number for lesson in LESSONS))
         assert '<h2 id="assignments">' in page
         assert all(f'<h3 id="assignment-{n}">' in page for n in (1, 2))
 

@@ -1,14 +1,14 @@
 """Teaching times on the built instructor guide and lessons (coursebuild/pages/plan.py), both languages.
 
-The time table adds up (its rows make its total; the demonstration row is the nine tips' sum;
+The time table adds up (its rows make its total; the demonstration row is every tip's sum;
 the check-question row counts every question); each demonstration tip's stated length is the
 sum of its steps and fits its slot in the whole-course plan; the whole-course plan's sessions
-run from 0 without gaps, each to the length in its heading, cover all nine lessons with their
+run from 0 without gaps, each to the length in its heading, cover every lesson with their
 stop question, demonstration, check questions and a lab notebook, and add up to the stated total;
 each lesson shows a study time, at least its reading time, as the stated rule computes it.
 
 Every expected value is counted here, apart from the code under test (coursebuild/pages/plan.py and
-coursebuild/pages/reading.py): the reading row against the reading times the nine lesson pages show,
+coursebuild/pages/reading.py): the reading row against the reading times the lesson pages show,
 the questions from docs/questions/lesson-NN.yml, the widgets on the built lesson page, the hand
 computations by this file's own scan of the lesson's Markdown under the rule plan.py states.
 """
@@ -20,7 +20,7 @@ import yaml
 from bs4 import BeautifulSoup
 
 from coursebuild.pages import plan
-from coursebuild.course import LESSONS
+from coursebuild.course import LESSONS, SESSIONS
 from coursebuild.paths import DOCS
 
 pytestmark = pytest.mark.slow
@@ -109,7 +109,7 @@ def tip_minutes(article, n) -> tuple[int, int | None]:
 
 @pytest.mark.parametrize("lang", sorted(GUIDE))
 def test_demonstration_tips_state_the_sum_of_their_steps(guide, lang):
-    for n in range(1, 10):
+    for n in range(1, len(LESSONS) + 1):
         steps, stated = tip_minutes(guide[lang], n)
         assert steps > 0, f"{lang}: lesson {n}'s tip gives no step its minutes"
         assert stated == steps, f"{lang}: lesson {n}'s tip says {stated} min, its steps add to {steps}"
@@ -125,7 +125,7 @@ def test_the_time_table_adds_up(built_site, guide, lang):
     assert sum(minutes[:-1]) == minutes[-1], f"{lang}: rows {minutes[:-1]} do not make the total {minutes[-1]}"
     shown = [shown_times(lesson_page(built_site, lesson, lang))[0] for lesson in LESSONS]
     assert minutes[0] == sum(shown), f"{lang}: reading {minutes[0]}, the lessons show {shown}"
-    assert minutes[1] == sum(tip_minutes(guide[lang], n)[0] for n in range(1, 10)), f"{lang}: demonstrations"
+    assert minutes[1] == sum(tip_minutes(guide[lang], n)[0] for n in range(1, len(LESSONS) + 1)), f"{lang}: demonstrations"
     count = sum(questions_in_source(lesson.number) for lesson in LESSONS)
     assert minutes[2] == count * plan.QUESTION_MINUTES and str(count) in rows[2][2]
 
@@ -137,7 +137,7 @@ def test_the_whole_course_plan_covers_every_lesson_and_adds_up(guide, lang):
     assert section is not None, f"{lang}: no #plan-course"
     stated_total = int(NUMBER.search(section.find_next("p").get_text())[0])
     covered, demos, labs, totals = set(), {}, 0, []
-    for k in range(1, len(plan.SESSIONS) + 1):
+    for k in range(1, len(SESSIONS) + 1):
         head = article.find("h3", id=f"plan-course-{k}")
         assert head is not None and head.find_previous("h2") is section, f"{lang}: no session {k}"
         length = int(NUMBER.findall(head.get_text())[-1])
@@ -154,7 +154,7 @@ def test_the_whole_course_plan_covers_every_lesson_and_adds_up(guide, lang):
             t = end
             for a in cells[-1].find_all("a", href=True):
                 href = a["href"]
-                demo = re.fullmatch(r"#lesson-(\d)-demo", href)
+                demo = re.fullmatch(r"#lesson-(\d+)-demo", href)
                 if demo:
                     demos[int(demo[1])] = end - start
                 lesson = re.search(r"lessons/([\w-]+)/#check-questions", href)
@@ -167,8 +167,8 @@ def test_the_whole_course_plan_covers_every_lesson_and_adds_up(guide, lang):
         assert t == length, f"{lang} session {k}: rows end at {t}, the heading says {length}"
         totals.append(length)
     assert covered == {l.slug for l in LESSONS}, f"{lang}: the plan leaves out {set(l.slug for l in LESSONS) - covered}"
-    assert labs == len(plan.SESSIONS), f"{lang}: {labs} lab notebooks in the plan"
-    for n in range(1, 10):  # each demonstration tip fits its slot
+    assert labs == len(SESSIONS), f"{lang}: {labs} lab notebooks in the plan"
+    for n in range(1, len(LESSONS) + 1):  # each demonstration tip fits its slot
         assert n in demos and tip_minutes(article, n)[0] <= demos[n], \
             f"{lang}: lesson {n}'s tip takes {tip_minutes(article, n)[0]} min, its slot {demos.get(n)}"
     assert sum(totals) == stated_total, f"{lang}: sessions {totals} do not make {stated_total}"

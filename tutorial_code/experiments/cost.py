@@ -221,8 +221,8 @@ def kv_cache_speed(cfg: Config, ctx) -> dict:
     with ctx.progress(len(cfg.gen_lengths), "generate") as bar:
         for i in bar:
             N = cfg.gen_lengths[i]
-            fns = {"cache": lambda: tc.generate(model, prompt, N, use_cache=True),
-                   "no_cache": lambda: tc.generate(model, prompt, N, use_cache=False)}
+            fns = {"cache": lambda n=N: tc.generate(model, prompt, n, use_cache=True),
+                   "no_cache": lambda n=N: tc.generate(model, prompt, n, use_cache=False)}
             same &= torch.equal(fns["cache"](), fns["no_cache"]())
             work = {name: positions_computed(model, fn) for name, fn in fns.items()}
             secs = median_times(fns, cfg.gen_repeats, device)

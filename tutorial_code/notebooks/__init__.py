@@ -3,18 +3,18 @@
 A source ``lesson_03_scaled_dot_product.py`` becomes the notebook
 ``lesson-03-scaled-dot-product.ipynb`` for the lesson page ``lessons/scaled-dot-product.md``,
 once in Korean and once in English. Run ``python scripts/build_notebooks.py --help``; the
-MkDocs build does it by itself through ``scripts/notebooks_hook.py``.
+MkDocs build does it by itself through its plugin (``scripts/coursebuild/plugin.py``).
 
 Direction of the single source: the package is the source, the notebook is generated. A code
 cell line ``# [[code:models.DecoderOnlyTransformer]]`` is replaced by that object's source as it
 stands in ``tutorial_code`` (the same extraction as the pages' ``[[code:...]]`` markers,
-``scripts/coursebuild/code.py``), so a notebook never holds a hand-kept copy.
+``scripts/coursebuild/pages/code.py``), so a notebook never holds a hand-kept copy.
 
 Ask only for the objects the lesson shows at that point, in the order it teaches them: what an
 object needs from the package (functions, classes, constants its source refers to, transitively)
 and has not come in yet is put before it, once per notebook, under a one-line comment in the
 notebook's language saying which object needs it; so are the imports of other libraries it uses,
-unless an earlier cell has them (``scripts/coursebuild/dependencies.py``). Asking for an object
+unless an earlier cell has them (``scripts/coursebuild/notebooks/dependencies.py``). Asking for an object
 the notebook already has fails with "remove this line".
 
 Before any kernel runs, every rendered notebook is checked: each name a cell uses is defined by

@@ -1,59 +1,65 @@
-// The course's encoder–decoder forward pass in plain JavaScript, for the widgets that run the
-// site's trained models (lesson 1's translator, lesson 8's reversal model).
-//
-// It follows tutorial_code/ file by file and keeps its names: attention.py
-// (scaled_dot_product_attention) → multihead.py (MultiHeadAttention) → position.py
-// (sinusoidal_table) → layers.py (PositionwiseFeedForward, SublayerConnection, EncoderLayer,
-// DecoderLayer) → models.py (Embedding, Encoder, Decoder, EncoderDecoderTransformer) →
-// generate.py (greedy_decode). A (B, L, D) tensor of the Python is here a matrix (B·L, D), the
-// B sequences' rows one after the other (one sequence: B = 1). Weights come from the files the
-// build exports (tutorial_code/experiments/pagedata/model_export.py), named as in
-// model.state_dict().
-// The tests compare this code with PyTorch on held-out inputs (tokens equal, weights to 1e-4).
-// Each forward function keeps what its backward pass needs, and the backward pass sits beside it
-// (…Backward): the same forward pass serves inference and training (trainer.js), and the tests
-// compare every parameter's gradient with PyTorch's loss.backward().
-(function (global) {
+// @ts-check
+// The course's encoder–decoder in plain JavaScript: the forward pass the widgets run the site's
+// trained models with (lessons 1 and 8), and beside each forward function its backward
+// (…Backward), for lesson 8's trainer (trainer.js). It follows tutorial_code/ file by file with
+// its names: attention.py → multihead.py → position.py → layers.py → models.py → generate.py.
+// A (B, L, D) tensor is here a matrix (B·L, D), the sequences' rows one after the other. Weights:
+// the build's export (pagedata/model_export.py), named as in state_dict(). Tests compare outputs
+// and every gradient with PyTorch.
+// Top-level `var`, as CourseMath (maths.js): a global of the page and of the trainer's worker,
+// typed from the code below.
+var Transformer = (function () {
   "use strict";
 
-  // ---------------------------------------------------------------- matrices
+  /** @typedef {{rows: number, cols: number, data: Float32Array}} Matrix */
+  /** @typedef {Matrix & {xhat: Matrix, inv: Float32Array}} NormedMatrix */
+  /** @typedef {{arrays: Float32Array[], next: number}} Arena */
+  /** @typedef {((i: number, j: number) => boolean) | null | undefined} Mask  true: "may attend" */
+  /** @typedef {{b?: number, head?: number, dK: number, Lq: number, Lk: number, qRow: number, kRow: number, col: number}} Part */
+
+  // ---- matrices
   // a matrix is {rows, cols, data: Float32Array}, row-major like a contiguous torch tensor
+  /** @param {number} rows @param {number} cols @param {Float32Array} [data] @returns {Matrix} */
   function matrix(rows, cols, data) {
-    return { rows: rows, cols: cols, data: data || zeros(rows * cols) };
+    return { rows: rows, cols: cols, data: data || new Float32Array(rows * cols) };
   }
 
-  // n zeros. A training step makes the same matrices in the same order at every step, so while
-  // seq2seqLoss runs they come from the model's workspace: the arrays of the step before, zeroed,
-  // instead of new ones for the garbage collector to clear away (nothing of a step outlives it
-  // but its loss). Outside seq2seqLoss (inference, the gradients' tree) every array is new.
-  let workspace = null;
-  function zeros(n) {
-    if (!workspace) return new Float32Array(n);
-    let a = workspace.arrays[workspace.next];
+  // An arena recycles arrays: a training step makes the same matrices in the same order, so a
+  // call given one reuses, zeroed, its previous call's arrays (keep nothing it returns). Without
+  // an arena every array is new.
+  /** @returns {Arena} */
+  function arena() { return { arrays: [], next: 0 }; }
+
+  // n zeros, from the arena when there is one
+  function zeros(mem, n) {
+    if (!mem) return new Float32Array(n);
+    let a = mem.arrays[mem.next];
     if (a && a.length === n) a.fill(0);
-    else workspace.arrays[workspace.next] = a = new Float32Array(n);
-    workspace.next += 1;
+    else mem.arrays[mem.next] = a = new Float32Array(n);
+    mem.next += 1;
     return a;
   }
 
-  function add(a, b) {  // a + b, same shape (the residual connection)
-    const out = matrix(a.rows, a.cols);
+  // a (rows, cols) matrix of zeros
+  function alloc(mem, rows, cols) { return matrix(rows, cols, zeros(mem, rows * cols)); }
+
+  // a + b, same shape (the residual connection)
+  function add(a, b, mem) {
+    const out = alloc(mem, a.rows, a.cols);
     for (let i = 0; i < a.data.length; i++) out.data[i] = a.data[i] + b.data[i];
     return out;
   }
 
-  function addInto(a, b) {  // a += b: gradients that meet (a residual, a shared input) add up
+  // a += b: gradients that meet (a residual, a shared input) add up
+  function addInto(a, b) {
     for (let i = 0; i < a.data.length; i++) a.data[i] += b.data[i];
     return a;
   }
 
-  // Each forward function below returns what its backward needs (the inputs it saw, the weights
-  // of the softmax, the normalised rows of a LayerNorm), and each backward sits beside its
-  // forward: it takes the gradient of the output (dy), returns the gradient of the input and
-  // adds the gradients of the parameters into g, a tree shaped like the parameters (grads()).
+  // A forward returns what its backward needs; a backward takes the output's gradient (dy),
+  // returns the input's and adds the parameters' into g (shaped as the parameters, grads()).
 
-  // a · b over n numbers of two Float32Arrays from offsets a0 and b0 (attention's query · key);
-  // four running sums, so the additions do not wait on each other
+  // a · b over n numbers from offsets a0 and b0; four sums, so the additions do not wait
   function dot(a, a0, b, b0, n) {
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0, j = 0;
     for (; j + 3 < n; j += 4) {
@@ -66,11 +72,9 @@
     return (s0 + s1) + (s2 + s3);
   }
 
-  // a bᵀ for a (m, n) and b (p, n), the one product of the forward and backward passes:
-  // out[i][o] = a's row i · b's row o (add: out += a bᵀ). Three rows of a and four of b at a
-  // time: twelve sums that share their loads, which is what makes it fast; the rows and columns
-  // left over go one sum at a time (sumInto). Every sum runs over j in order, so a row's result
-  // never depends on its neighbours (a sequence decoded alone or in a batch gives the same numbers)
+  // out (+)= a bᵀ for a (m, n) and b (p, n), the one product of both passes. Three rows of a by
+  // four of b at a time (twelve sums sharing their loads); the rest one sum at a time (sumInto).
+  // Each sum runs over j in order, so a sequence alone or in a batch gives the same numbers.
   function matmulT(a, b, out, add) {
     const m = a.rows, p = b.rows, n = a.cols, A = a.data, Bt = b.data, C = out.data;
     let i = 0;
@@ -113,25 +117,27 @@
     C[r * p + c] = (add ? C[r * p + c] : 0) + s;
   }
 
+  /** @typedef {{weight: Matrix, bias: Matrix}} LinearParams */
+
   // nn.Linear: y = x Wᵀ + b, with W stored (out_features, in_features) as PyTorch does
-  function linear(x, p) {
-    const n = p.weight.rows, b = p.bias.data, y = matmulT(x, p.weight, matrix(x.rows, n), false), Y = y.data;
+  function linear(x, p, mem) {
+    const n = p.weight.rows, b = p.bias.data, y = matmulT(x, p.weight, alloc(mem, x.rows, n), false), Y = y.data;
     for (let i = 0; i < x.rows; i++) for (let o = 0; o < n; o++) Y[i * n + o] += b[o];
     return y;
   }
 
-  function transposed(m) {  // mᵀ, so that a column of m becomes a contiguous row
-    const t = matrix(m.cols, m.rows), M = m.data, T = t.data;
+  // mᵀ, so that a column of m becomes a contiguous row
+  function transposed(m, mem) {
+    const t = alloc(mem, m.cols, m.rows), M = m.data, T = t.data;
     for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) T[j * m.rows + i] = M[i * m.cols + j];
     return t;
   }
 
-  // backward: dx = dy W = dy (Wᵀ)ᵀ, dW += dyᵀ x = (dyᵀ)(xᵀ)ᵀ, db += the column sums of dy; both
-  // products go through matmulT, which needs W, dy and x transposed once per call
-  function linearBackward(dy, x, p, g) {
-    const dyT = transposed(dy), R = x.rows, gb = g.bias.data, D = dyT.data;
-    const dx = matmulT(dy, transposed(p.weight), matrix(R, p.weight.cols), false);
-    matmulT(dyT, transposed(x), g.weight, true);
+  // backward: dx = dy W, dW += dyᵀ x, db += dy's column sums (matmulT, on transposed copies)
+  function linearBackward(dy, x, p, g, mem) {
+    const dyT = transposed(dy, mem), R = x.rows, gb = g.bias.data, D = dyT.data;
+    const dx = matmulT(dy, transposed(p.weight, mem), alloc(mem, R, p.weight.cols), false);
+    matmulT(dyT, transposed(x, mem), g.weight, true);
     for (let o = 0; o < dyT.rows; o++) {
       let column = 0;
       for (let i = 0; i < R; i++) column += D[o * R + i];
@@ -140,12 +146,10 @@
     return dx;
   }
 
-  // nn.LayerNorm over each row's D features (biased variance, as PyTorch); y keeps the
-  // normalised rows (xhat) and 1/σ of each row (inv) for the backward pass
-  function layerNorm(x, p, eps) {
-    const D = x.cols, y = matrix(x.rows, D);
-    y.xhat = matrix(x.rows, D);
-    y.inv = zeros(x.rows);
+  // nn.LayerNorm over each row (biased variance, as PyTorch); y keeps x̂ (xhat) and 1/σ (inv)
+  function layerNorm(x, p, eps, mem) {
+    const D = x.cols;
+    const y = Object.assign(alloc(mem, x.rows, D), { xhat: alloc(mem, x.rows, D), inv: zeros(mem, x.rows) });
     for (let i = 0; i < x.rows; i++) {
       let mean = 0, variance = 0;
       for (let j = 0; j < D; j++) mean += x.data[i * D + j] / D;
@@ -163,8 +167,8 @@
 
   // backward, y the forward's output: with dĥ = dy·γ, dx = (dĥ − mean(dĥ) − x̂·mean(dĥ·x̂)) / σ;
   // dγ += dy·x̂, dβ += dy
-  function layerNormBackward(dy, y, p, g) {
-    const D = y.cols, dx = matrix(y.rows, D), xhat = y.xhat.data, dh = new Float64Array(D);
+  function layerNormBackward(dy, y, p, g, mem) {
+    const D = y.cols, dx = alloc(mem, y.rows, D), xhat = y.xhat.data, dh = new Float64Array(D);
     for (let i = 0; i < y.rows; i++) {
       let sum = 0, sumX = 0;
       for (let j = 0; j < D; j++) {
@@ -180,22 +184,23 @@
     return dx;
   }
 
-  // ---------------------------------------------------------------- attention.py
-  // softmax(Q Kᵀ / √d_k) V for one head of one sequence, read where it lies: q, k and v hold
-  // every head side by side in their columns and every sequence of a batch in their rows, and
-  // `at` says which part is this one: the d_k columns from at.col, the at.Lq rows of q from
-  // at.qRow, the at.Lk rows of k and v from at.kRow. The output goes to the same rows and columns
-  // of `output`, the weights (L_q, L_k) to `weights` from row at.qRow. mask(i, j) true = "may
-  // attend" (the package's convention); scaled false leaves out the ÷ √d_k (lesson 3's switch).
-  function attendHead(q, k, v, mask, scaled, at, output, weights) {
-    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = scaled === false ? 1 : Math.sqrt(dK);
+  // ---- attention.py
+  // softmax(Q Kᵀ / √d_k) V for one head of one sequence, where it lies in q, k, v (heads side by
+  // side in the columns, sequences in the rows): `at` names the d_k columns from at.col, the
+  // at.Lq rows of q from at.qRow, the at.Lk rows of k and v from at.kRow; output and weights
+  // (from row at.qRow) likewise. mask(i, j) true = "may attend". scale as the Python's scale=:
+  // null ÷ √d_k, 1 no division (lesson 8's switch).
+  /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} mask @param {?number} scale
+   *  @param {Part} at @param {Matrix} output @param {Matrix} weights */
+  function attendHead(q, k, v, mask, scale, at, output, weights) {
+    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = Math.sqrt(dK);
     const Q = q.data, K = k.data, V = v.data, O = output.data;
     for (let i = 0; i < at.Lq; i++) {
       const qi = (at.qRow + i) * D + at.col, row = weights.data.subarray((at.qRow + i) * Lk, (at.qRow + i + 1) * Lk);
       for (let j = 0; j < Lk; j++) {
         if (mask && !mask(i, j)) { row[j] = -Infinity; continue; }  // step 3: blocked → −∞
         let s = dot(Q, qi, K, (at.kRow + j) * D + at.col, dK);      // step 1: query · key
-        s /= divisor;                                               // step 2: ÷ √d_k (§3.2.1)
+        s = scale == null ? s / divisor : s * scale;                // step 2: ÷ √d_k (§3.2.1)
         row[j] = s;
       }
       CourseMath.softmaxInPlace(row);  // step 4: softmax over the keys (maths.js)
@@ -207,11 +212,13 @@
     }
   }
 
-  // backward, the five steps in reverse: step 5 dV = Wᵀ dO and dW = dO Vᵀ; step 4 (softmax)
-  // dS = W ⊙ (dW − Σ_j W dW), so a blocked key (weight 0) gets no gradient (step 3); steps 2
-  // and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k. Adds into the same part of dq, dk and dv.
-  function attendHeadBackward(dOut, q, k, v, weights, scaled, at, dq, dk, dv) {
-    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = scaled === false ? 1 : Math.sqrt(dK);
+  // backward, the five steps in reverse: 5: dV = Wᵀ dO, dW = dO Vᵀ; 4: dS = W ⊙ (dW − Σ_j W dW),
+  // so a blocked key (weight 0) gets nothing (3); 2 and 1: dQ = dS K / √d_k, dK = dSᵀ Q / √d_k
+  // (× scale when given). Adds into the same part of dq, dk and dv.
+  /** @param {Matrix} dOut @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Matrix} weights
+   *  @param {?number} scale @param {Part} at @param {Matrix} dq @param {Matrix} dk @param {Matrix} dv */
+  function attendHeadBackward(dOut, q, k, v, weights, scale, at, dq, dk, dv) {
+    const D = q.cols, dK = at.dK, Lk = at.Lk, divisor = Math.sqrt(dK);
     const dO = dOut.data, Q = q.data, K = k.data, V = v.data, dQ = dq.data, dKs = dk.data, dVs = dv.data;
     const dw = new Float64Array(Lk);
     for (let i = 0; i < at.Lq; i++) {
@@ -226,7 +233,8 @@
       }
       for (let j = 0; j < Lk; j++) {
         if (w[j] === 0) continue;
-        const ds = w[j] * (dw[j] - total) / divisor, kj = (at.kRow + j) * D + at.col;
+        const ds = scale == null ? w[j] * (dw[j] - total) / divisor : w[j] * (dw[j] - total) * scale;
+        const kj = (at.kRow + j) * D + at.col;
         if (ds === 0) continue;
         for (let c = 0; c < dK; c++) {
           dQ[qi + c] += ds * K[kj + c];
@@ -236,28 +244,21 @@
     }
   }
 
-  // scaled_dot_product_attention itself, for one head: q (L_q, d_k), k (L_k, d_k), v (L_k, d_k).
-  // Returns {output, weights}.
-  function scaledDotProductAttention(q, k, v, mask, scaled) {
+  // scaled_dot_product_attention for one head: q (L_q, d_k), k and v (L_k, d_k) → {output,
+  // weights}. (Training goes through multiHeadAttentionBackward, which calls attendHeadBackward.)
+  /** @param {Matrix} q @param {Matrix} k @param {Matrix} v @param {Mask} [mask] @param {?number} [scale] */
+  function scaledDotProductAttention(q, k, v, mask, scale) {
     const output = matrix(q.rows, v.cols), weights = matrix(q.rows, k.rows);
-    attendHead(q, k, v, mask, scaled, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, output, weights);
+    attendHead(q, k, v, mask, scale, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, output, weights);
     return { output: output, weights: weights };
   }
 
-  // its backward, for one head: returns {dq, dk, dv}
-  function scaledDotProductAttentionBackward(dOut, q, k, v, weights, scaled) {
-    const dq = matrix(q.rows, q.cols), dk = matrix(k.rows, k.cols), dv = matrix(v.rows, v.cols);
-    attendHeadBackward(dOut, q, k, v, weights, scaled, { dK: q.cols, Lq: q.rows, Lk: k.rows, qRow: 0, kRow: 0, col: 0 }, dq, dk, dv);
-    return { dq: dq, dk: dk, dv: dv };
-  }
-
-  // ---------------------------------------------------------------- multihead.py
-  // A batch of B sequences of one length L is a matrix (B·L, D): sequence b is rows b·L … b·L+L−1,
-  // so linear, the LayerNorm, the feed-forward and the residual run over all the rows at once, and
-  // only attention looks at one sequence at a time. split_heads is a choice of columns (head h is
-  // the d_k columns from h·d_k of Q, K and V) and merge_heads writes each head's output back into
-  // its columns: attendHead reads and writes them in place, so neither copies anything.
-  function parts(B, nHeads, dK, Lq, Lk) {  // where each (sequence, head) lies, sequence by sequence
+  // ---- multihead.py
+  // Only attention looks at one sequence (rows b·L …) at a time. split_heads and merge_heads are
+  // a choice of columns (head h: d_k from h·d_k) that attendHead uses in place: no copies.
+  // where each (sequence, head) lies, sequence by sequence
+  function parts(B, nHeads, dK, Lq, Lk) {
+    /** @type {Part[]} */
     const out = [];
     for (let b = 0; b < B; b++) {
       for (let head = 0; head < nHeads; head++) out.push({ b: b, head: head, dK: dK, Lq: Lq, Lk: Lk, qRow: b * Lq, kRow: b * Lk, col: head * dK });
@@ -265,121 +266,133 @@
     return out;
   }
 
-  // MultiHeadAttention.forward over a batch: masks[b] is sequence b's mask, x_kv null for
-  // self-attention. Returns {output, weights[h]} (head h's weights of every sequence, stacked
-  // (B·L_q, L_k)) and what the backward pass needs (the inputs, Q, K, V, the merged heads).
-  function multiHeadAttention(p, nHeads, xQ, xKV, masks, scaled) {
+  // MultiHeadAttention.forward over a batch: masks[b] sequence b's mask, xKV null for
+  // self-attention, scale as its scale=. Returns {output, weights[h]} (stacked (B·L_q, L_k)) and
+  // what the backward needs.
+  /** @typedef {{W_Q: LinearParams, W_K: LinearParams, W_V: LinearParams, W_O: LinearParams}} AttentionParams */
+  /** @param {AttentionParams} p @param {number} nHeads @param {Matrix} xQ @param {Matrix | null} xKV @param {Mask[]} masks
+   *  @param {?number} scale @param {Arena} [mem] */
+  function multiHeadAttention(p, nHeads, xQ, xKV, masks, scale, mem) {
     const source = xKV || xQ, B = masks.length, Lq = xQ.rows / B, Lk = source.rows / B;
-    const q = linear(xQ, p.W_Q), k = linear(source, p.W_K), v = linear(source, p.W_V);
-    const merged = matrix(xQ.rows, q.cols), weights = [], at = parts(B, nHeads, q.cols / nHeads, Lq, Lk);
-    for (let head = 0; head < nHeads; head++) weights.push(matrix(B * Lq, Lk));
-    at.forEach(function (a) { attendHead(q, k, v, masks[a.b], scaled, a, merged, weights[a.head]); });
-    return { output: linear(merged, p.W_O), weights: weights, xQ: xQ, source: source, self: !xKV,
-             q: q, k: k, v: v, at: at, merged: merged, scaled: scaled };
+    const q = linear(xQ, p.W_Q, mem), k = linear(source, p.W_K, mem), v = linear(source, p.W_V, mem);
+    const merged = alloc(mem, xQ.rows, q.cols), at = parts(B, nHeads, q.cols / nHeads, Lq, Lk);
+    /** @type {Matrix[]} */
+    const weights = [];
+    for (let head = 0; head < nHeads; head++) weights.push(alloc(mem, B * Lq, Lk));
+    at.forEach(function (a) { attendHead(q, k, v, masks[a.b], scale, a, merged, weights[a.head]); });
+    return { output: linear(merged, p.W_O, mem), weights: weights, xQ: xQ, source: source, self: !xKV,
+             q: q, k: k, v: v, at: at, merged: merged, scale: scale };
   }
 
   // backward: W_O, then each sequence's heads, then W_Q, W_K, W_V. Returns {dxQ, dSource}; for
   // self-attention the source is xQ, so dxQ holds both and dSource is null.
-  function multiHeadAttentionBackward(dOut, r, p, g) {
-    const dMerged = linearBackward(dOut, r.merged, p.W_O, g.W_O);
-    const dq = matrix(r.q.rows, r.q.cols), dk = matrix(r.k.rows, r.k.cols), dv = matrix(r.v.rows, r.v.cols);
-    r.at.forEach(function (a) { attendHeadBackward(dMerged, r.q, r.k, r.v, r.weights[a.head], r.scaled, a, dq, dk, dv); });
-    const dxQ = linearBackward(dq, r.xQ, p.W_Q, g.W_Q);
-    const dSource = addInto(linearBackward(dk, r.source, p.W_K, g.W_K), linearBackward(dv, r.source, p.W_V, g.W_V));
+  function multiHeadAttentionBackward(dOut, r, p, g, mem) {
+    const dMerged = linearBackward(dOut, r.merged, p.W_O, g.W_O, mem);
+    const dq = alloc(mem, r.q.rows, r.q.cols), dk = alloc(mem, r.k.rows, r.k.cols), dv = alloc(mem, r.v.rows, r.v.cols);
+    r.at.forEach(function (a) { attendHeadBackward(dMerged, r.q, r.k, r.v, r.weights[a.head], r.scale, a, dq, dk, dv); });
+    const dxQ = linearBackward(dq, r.xQ, p.W_Q, g.W_Q, mem);
+    const dSource = addInto(linearBackward(dk, r.source, p.W_K, g.W_K, mem), linearBackward(dv, r.source, p.W_V, g.W_V, mem));
     if (r.self) return { dxQ: addInto(dxQ, dSource), dSource: null };
     return { dxQ: dxQ, dSource: dSource };
   }
 
-  // ---------------------------------------------------------------- position.py
+  // ---- position.py
   // the (L, D) table as a float32 matrix; each entry is CourseMath.sinusoid (maths.js)
   function sinusoidalTable(length, D) {
-    const pe = matrix(length, D, new Float32Array(length * D));  // kept: never the workspace's
+    const pe = matrix(length, D);  // kept: never an arena's
     for (let pos = 0; pos < length; pos++) {
       for (let dim = 0; dim < D; dim++) pe.data[pos * D + dim] = CourseMath.sinusoid(pos, dim, D);
     }
     return pe;
   }
 
-  // ---------------------------------------------------------------- layers.py
-  function positionwiseFeedForward(p, x) {  // W_2(relu(W_1 x))
-    const hidden = linear(x, p.W_1);
+  // ---- layers.py
+  // W_2(relu(W_1 x))
+  function positionwiseFeedForward(p, x, mem) {
+    const hidden = linear(x, p.W_1, mem);
     for (let i = 0; i < hidden.data.length; i++) hidden.data[i] = Math.max(0, hidden.data[i]);
-    return { output: linear(hidden, p.W_2), x: x, hidden: hidden };
+    return { output: linear(hidden, p.W_2, mem), x: x, hidden: hidden, weights: null };
   }
 
   // backward: through W_2, then ReLU passes the gradient where its output is positive, then W_1
-  function positionwiseFeedForwardBackward(dy, r, p, g) {
-    const dHidden = linearBackward(dy, r.hidden, p.W_2, g.W_2);
+  function positionwiseFeedForwardBackward(dy, r, p, g, mem) {
+    const dHidden = linearBackward(dy, r.hidden, p.W_2, g.W_2, mem);
     for (let i = 0; i < dHidden.data.length; i++) if (!(r.hidden.data[i] > 0)) dHidden.data[i] = 0;
-    return linearBackward(dHidden, r.x, p.W_1, g.W_1);
+    return linearBackward(dHidden, r.x, p.W_1, g.W_1, mem);
   }
 
+  /** @typedef {{d_model: number, n_heads: number, d_ff: number, n_layers: number, norm_first: boolean, position: string,
+   *    pad_id: number, eps: number, vocab_size?: number, attention_scale?: number | null}} ModelConfig */
+
   // SublayerConnection: post-LN norm(x + sublayer(x)), or pre-LN x + sublayer(norm(x))
-  function sublayerConnection(p, cfg, x, sublayer) {
+  function sublayerConnection(p, cfg, x, sublayer, mem) {
     if (cfg.norm_first) {
-      const normed = layerNorm(x, p.norm, cfg.eps), r = sublayer(normed);
-      return { x: add(x, r.output), weights: r.weights, inner: r, normed: normed };
+      const normed = layerNorm(x, p.norm, cfg.eps, mem), r = sublayer(normed);
+      return { x: add(x, r.output, mem), weights: r.weights, inner: r, normed: normed };
     }
-    const r = sublayer(x), normed = layerNorm(add(x, r.output), p.norm, cfg.eps);
+    const r = sublayer(x), normed = layerNorm(add(x, r.output, mem), p.norm, cfg.eps, mem);
     return { x: normed, weights: r.weights, inner: r, normed: normed };
   }
 
-  // backward: the residual hands its gradient to both branches, which add up;
-  // sublayerBackward(dOut, inner) is the backward of the sub-layer
-  function sublayerConnectionBackward(dy, s, p, g, cfg, sublayerBackward) {
-    if (cfg.norm_first) return addInto(layerNormBackward(sublayerBackward(dy, s.inner), s.normed, p.norm, g.norm), dy);
-    const dSum = layerNormBackward(dy, s.normed, p.norm, g.norm);
+  // backward: the residual's gradient goes to both branches and adds up (sublayerBackward: the
+  // sub-layer's)
+  function sublayerConnectionBackward(dy, s, p, g, cfg, sublayerBackward, mem) {
+    if (cfg.norm_first) return addInto(layerNormBackward(sublayerBackward(dy, s.inner), s.normed, p.norm, g.norm, mem), dy);
+    const dSum = layerNormBackward(dy, s.normed, p.norm, g.norm, mem);
     return addInto(sublayerBackward(dSum, s.inner), dSum);
   }
 
-  function encoderLayer(p, cfg, x, masks) {
+  function encoderLayer(p, cfg, x, masks, mem) {
     const a = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, masks, cfg.scaled);
-    });
-    const f = sublayerConnection(p.sublayer2, cfg, a.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, masks, cfg.attention_scale, mem);
+    }, mem);
+    const f = sublayerConnection(p.sublayer2, cfg, a.x, function (y) { return positionwiseFeedForward(p.ffn, y, mem); }, mem);
     return { x: f.x, weights: a.weights, a: a, f: f };
   }
 
-  function encoderLayerBackward(dy, r, p, g, cfg) {
+  function encoderLayerBackward(dy, r, p, g, cfg, mem) {
     const dA = sublayerConnectionBackward(dy, r.f, p.sublayer2, g.sublayer2, cfg, function (d, inner) {
-      return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn);
-    });
+      return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn, mem);
+    }, mem);
     return sublayerConnectionBackward(dA, r.a, p.sublayer1, g.sublayer1, cfg, function (d, inner) {
-      return multiHeadAttentionBackward(d, inner, p.self_attn, g.self_attn).dxQ;
-    });
+      return multiHeadAttentionBackward(d, inner, p.self_attn, g.self_attn, mem).dxQ;
+    }, mem);
   }
 
-  function decoderLayer(p, cfg, x, memory, selfMasks, memoryMasks) {
+  function decoderLayer(p, cfg, x, memory, selfMasks, memoryMasks, mem) {
     const s = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMasks, cfg.scaled);
-    });
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMasks, cfg.attention_scale, mem);
+    }, mem);
     const c = sublayerConnection(p.sublayer2, cfg, s.x, function (y) {
-      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMasks, cfg.scaled);
-    });
-    const f = sublayerConnection(p.sublayer3, cfg, c.x, function (y) { return positionwiseFeedForward(p.ffn, y); });
+      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMasks, cfg.attention_scale, mem);
+    }, mem);
+    const f = sublayerConnection(p.sublayer3, cfg, c.x, function (y) { return positionwiseFeedForward(p.ffn, y, mem); }, mem);
     return { x: f.x, selfWeights: s.weights, crossWeights: c.weights, s: s, c: c, f: f };
   }
 
   // backward; the cross-attention's gradient for the encoder output is added into dMemory
-  function decoderLayerBackward(dy, r, p, g, cfg, dMemory) {
+  function decoderLayerBackward(dy, r, p, g, cfg, dMemory, mem) {
     const dC = sublayerConnectionBackward(dy, r.f, p.sublayer3, g.sublayer3, cfg, function (d, inner) {
-      return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn);
-    });
+      return positionwiseFeedForwardBackward(d, inner, p.ffn, g.ffn, mem);
+    }, mem);
     const dS = sublayerConnectionBackward(dC, r.c, p.sublayer2, g.sublayer2, cfg, function (d, inner) {
-      const b = multiHeadAttentionBackward(d, inner, p.cross_attn, g.cross_attn);
+      const b = multiHeadAttentionBackward(d, inner, p.cross_attn, g.cross_attn, mem);
       addInto(dMemory, b.dSource);
       return b.dxQ;
-    });
+    }, mem);
     return sublayerConnectionBackward(dS, r.s, p.sublayer1, g.sublayer1, cfg, function (d, inner) {
-      return multiHeadAttentionBackward(d, inner, p.self_attn, g.self_attn).dxQ;
-    });
+      return multiHeadAttentionBackward(d, inner, p.self_attn, g.self_attn, mem).dxQ;
+    }, mem);
   }
 
-  // ---------------------------------------------------------------- models.py
+  // ---- models.py
+  /** @typedef {{pad_id: number, bos_id: number, eos_id: number, digit0?: number, names?: string[]}} Tokens */
+  /** @typedef {{cfg: ModelConfig, params: any, tokens: Tokens, manifest?: any}} Model */
+
   // Embedding: token vector × √D plus the sinusoidal table (§3.4, §3.5); position "none"
   // leaves the table out (lesson 6's switch)
-  // the table's rows are the same for every sequence: computed once per width D, grown as
-  // longer sequences come (float32, as the model's buffer)
+  // the table, once per width D, grown for longer sequences (float32, as the model's buffer)
+  /** @type {Map<number, Matrix>} */
   const tables = new Map();
   function tableFor(length, D) {
     let pe = tables.get(D);
@@ -388,9 +401,9 @@
   }
 
   // seqs: B lists of token ids of one length L → (B·L, D); row b·L + i is position i
-  function embed(model, seqs) {
+  function embed(model, seqs, mem) {
     const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, L = seqs[0].length;
-    const x = matrix(seqs.length * L, D), scale = Math.sqrt(D);
+    const x = alloc(mem, seqs.length * L, D), scale = Math.sqrt(D);
     const table = model.cfg.position !== "none" ? tableFor(L, D) : null;
     seqs.forEach(function (tokens, b) {
       for (let i = 0; i < L; i++) {
@@ -401,8 +414,8 @@
     return x;
   }
 
-  // backward: each token's row of the embedding matrix gets √D × its position's gradient (the
-  // table is fixed); with tied embeddings the same matrix also gets the output projection's
+  // backward: each token's embedding row gets √D × its position's gradient (the table is fixed);
+  // tied, the same matrix also gets the output projection's
   function embedBackward(dx, model, seqs, g) {
     const D = model.cfg.d_model, gW = g.embed.tokens.weight.data, scale = Math.sqrt(D), L = seqs[0].length;
     seqs.forEach(function (tokens, b) {
@@ -412,12 +425,14 @@
     });
   }
 
-  function finalNorm(model, stack, x) {  // pre-LN stacks end with a LayerNorm (GPT-2)
-    return model.cfg.norm_first ? layerNorm(x, model.params[stack].norm, model.cfg.eps) : x;
+  // pre-LN stacks end with a LayerNorm (GPT-2)
+  function finalNorm(model, stack, x, mem) {
+    return model.cfg.norm_first ? layerNorm(x, model.params[stack].norm, model.cfg.eps, mem) : x;
   }
 
-  function finalNormBackward(model, stack, dy, y, g) {
-    return model.cfg.norm_first ? layerNormBackward(dy, y, model.params[stack].norm, g[stack].norm) : dy;
+  function finalNormBackward(model, stack, dy, y, g, mem) {
+    return model.cfg.norm_first
+      ? layerNormBackward(dy, /** @type {NormedMatrix} */ (y), model.params[stack].norm, g[stack].norm, mem) : dy;
   }
 
   // the sequences of a batch share one length (padded with pad_id, as the Python's batches)
@@ -428,60 +443,67 @@
     return seqs;
   }
 
-  // EncoderDecoderTransformer.encode: B src id lists → memory (B·L_s, D), each source's padding
-  // mask, and the encoder weights per layer ([layer][head], (B·L_s, L_s))
-  function encode(model, srcs) {
-    const cfg = model.cfg, weights = [], layers = [];
+  // EncoderDecoderTransformer.encode: B src id lists → memory (B·L_s, D), the padding masks,
+  // the encoder weights ([layer][head], (B·L_s, L_s))
+  /** @param {Model} model @param {number[][]} srcs @param {Arena} [mem] */
+  function encode(model, srcs, mem) {
+    const cfg = model.cfg;
+    const weights = [];
+    const layers = [];
     const srcMasks = sameLength(srcs).map(function (src) { return CourseMath.paddingMask(src, cfg.pad_id); });
-    let x = embed(model, srcs);
+    let x = embed(model, srcs, mem);
     model.params.encoder.layers.forEach(function (p) {
-      const r = encoderLayer(p, cfg, x, srcMasks);
+      const r = encoderLayer(p, cfg, x, srcMasks, mem);
       x = r.x;
       weights.push(r.weights);
       layers.push(r);
     });
-    return { memory: finalNorm(model, "encoder", x), srcMasks: srcMasks, weights: weights, srcs: srcs, layers: layers };
+    return { memory: finalNorm(model, "encoder", x, mem), srcMasks: srcMasks, weights: weights, srcs: srcs, layers: layers };
   }
 
-  function encodeBackward(model, enc, dMemory, g) {
-    let dx = finalNormBackward(model, "encoder", dMemory, enc.memory, g);
+  function encodeBackward(model, enc, dMemory, g, mem) {
+    let dx = finalNormBackward(model, "encoder", dMemory, enc.memory, g, mem);
     for (let l = enc.layers.length - 1; l >= 0; l--) {
-      dx = encoderLayerBackward(dx, enc.layers[l], model.params.encoder.layers[l], g.encoder.layers[l], model.cfg);
+      dx = encoderLayerBackward(dx, enc.layers[l], model.params.encoder.layers[l], g.encoder.layers[l], model.cfg, mem);
     }
     embedBackward(dx, model, enc.srcs, g);
   }
 
-  function lastRows(x, B) {  // the last row of each of the B sequences: (B, cols)
-    const L = x.rows / B, out = matrix(B, x.cols);
+  // the last row of each of the B sequences: (B, cols)
+  function lastRows(x, B, mem) {
+    const L = x.rows / B, out = alloc(mem, B, x.cols);
     for (let b = 0; b < B; b++) out.data.set(x.data.subarray(((b + 1) * L - 1) * x.cols, (b + 1) * L * x.cols), b * x.cols);
     return out;
   }
 
   // EncoderDecoderTransformer.decode: B tgt id lists → logits (B·L_t, V), cross weights per
-  // layer; lastOnly: the logits of each sequence's last position only (B, V), all greedy
-  // decoding needs
-  function decode(model, tgts, memory, srcMasks, lastOnly) {
-    const cfg = model.cfg, selfWs = [], crossWs = [], layers = [];
+  // layer; lastOnly: each sequence's last position only (B, V), all greedy decoding needs
+  /** @param {Model} model @param {number[][]} tgts @param {Matrix} memory @param {Mask[]} srcMasks @param {boolean} lastOnly
+   *  @param {Arena} [mem] */
+  function decode(model, tgts, memory, srcMasks, lastOnly, mem) {
+    const cfg = model.cfg;
+    const selfWs = [], crossWs = [];
+    const layers = [];
     const causal = sameLength(tgts).map(function () { return CourseMath.causalMask; });  // only j ≤ i
-    let x = embed(model, tgts);
+    let x = embed(model, tgts, mem);
     model.params.decoder.layers.forEach(function (p) {
-      const r = decoderLayer(p, cfg, x, memory, causal, srcMasks);
+      const r = decoderLayer(p, cfg, x, memory, causal, srcMasks, mem);
       x = r.x;
       selfWs.push(r.selfWeights);
       crossWs.push(r.crossWeights);
       layers.push(r);
     });
-    const h = finalNorm(model, "decoder", x), last = lastOnly ? lastRows(h, tgts.length) : h;
-    return { logits: linear(last, model.params.out), selfWeights: selfWs, crossWeights: crossWs,
+    const h = finalNorm(model, "decoder", x, mem), last = lastOnly ? lastRows(h, tgts.length, mem) : h;
+    return { logits: linear(last, model.params.out, mem), selfWeights: selfWs, crossWeights: crossWs,
              tgts: tgts, layers: layers, h: h };
   }
 
   // backward of a whole-sequence decode (lastOnly false); returns the gradient of the memory
-  function decodeBackward(model, dec, dLogits, memory, g) {
-    const dMemory = matrix(memory.rows, memory.cols);
-    let dx = finalNormBackward(model, "decoder", linearBackward(dLogits, dec.h, model.params.out, g.out), dec.h, g);
+  function decodeBackward(model, dec, dLogits, memory, g, mem) {
+    const dMemory = alloc(mem, memory.rows, memory.cols);
+    let dx = finalNormBackward(model, "decoder", linearBackward(dLogits, dec.h, model.params.out, g.out, mem), dec.h, g, mem);
     for (let l = dec.layers.length - 1; l >= 0; l--) {
-      dx = decoderLayerBackward(dx, dec.layers[l], model.params.decoder.layers[l], g.decoder.layers[l], model.cfg, dMemory);
+      dx = decoderLayerBackward(dx, dec.layers[l], model.params.decoder.layers[l], g.decoder.layers[l], model.cfg, dMemory, mem);
     }
     embedBackward(dx, model, dec.tgts, g);
     return dMemory;
@@ -490,8 +512,8 @@
   // nn.functional.cross_entropy(logits, targets, ignore_index=pad_id), summed over the
   // positions (targets: one id per row of logits): returns {sum, count, dLogits}, dLogits = (softmax − one-hot) × scale
   // where the target is not padding, 0 where it is
-  function crossEntropy(logits, targets, padId, scale) {
-    const V = logits.cols, dLogits = matrix(logits.rows, V);
+  function crossEntropy(logits, targets, padId, scale, mem) {
+    const V = logits.cols, dLogits = alloc(mem, logits.rows, V);
     let sum = 0, count = 0;
     for (let i = 0; i < logits.rows; i++) {
       if (targets[i] === padId) continue;
@@ -507,54 +529,56 @@
     return { sum: sum, count: count, dLogits: dLogits };
   }
 
-  // seq2seq_loss for a batch (lists of src and tgt ids), teacher-forced: the decoder reads
-  // tgt[:-1] and is scored on tgt[1:]; the mean over the positions that are not padding. With
-  // g, the gradient of that mean is added into g. One forward pass (the same encode and decode
-  // as inference) serves both.
-  function seq2seqLoss(model, srcs, tgts, g) {
-    const pad = model.cfg.pad_id, targets = [];
+  // seq2seq_loss for a batch, teacher-forced: the decoder reads tgt[:-1], is scored on tgt[1:];
+  // the mean over the positions that are not padding. With g, its gradient is added into g.
+  // The same encode and decode as inference; only the loss, a number, leaves the function.
+  /** @param {Model} model @param {number[][]} srcs @param {number[][]} tgts @param {any} [g] @param {Arena} [mem]
+   *  @returns {number} */
+  function seq2seqLoss(model, srcs, tgts, g, mem) {
+    const pad = model.cfg.pad_id;
+    /** @type {number[]} */
+    const targets = [];
     tgts.forEach(function (tgt) { for (let i = 1; i < tgt.length; i++) targets.push(tgt[i]); });
     const n = targets.filter(function (t) { return t !== pad; }).length;
-    workspace = model.workspace || (model.workspace = { arrays: [], next: 0 });
-    workspace.next = 0;
-    try {
-      const enc = encode(model, srcs);
-      const dec = decode(model, tgts.map(function (tgt) { return tgt.slice(0, -1); }), enc.memory, enc.srcMasks, false);
-      const ce = crossEntropy(dec.logits, targets, pad, 1 / n);
-      if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g), g);
-      return ce.sum / n;
-    } finally {
-      workspace = null;
-    }
+    if (mem) mem.next = 0;
+    const enc = encode(model, srcs, mem);
+    const dec = decode(model, tgts.map(function (tgt) { return tgt.slice(0, -1); }), enc.memory, enc.srcMasks, false, mem);
+    const ce = crossEntropy(dec.logits, targets, pad, 1 / n, mem);
+    if (g) encodeBackward(model, enc, decodeBackward(model, dec, ce.dLogits, enc.memory, g, mem), g, mem);
+    return ce.sum / n;
   }
 
   // a tree of zero gradients shaped like model.params; tied parameters share one gradient
+  /** @param {Model} model @returns {any} */
   function grads(model) {
     const same = new Map();
-    function zeros(node) {
-      if (Array.isArray(node)) return node.map(zeros);
+    /** @param {any} node @returns {any} */
+    function zerosLike(node) {
+      if (Array.isArray(node)) return node.map(zerosLike);
       if (node.data instanceof Float32Array) {
         if (!same.has(node)) same.set(node, matrix(node.rows, node.cols));
         return same.get(node);
       }
+      /** @type {Object<string, any>} */
       const out = {};
-      Object.keys(node).forEach(function (k) { out[k] = zeros(node[k]); });
+      Object.keys(node).forEach(function (k) { out[k] = zerosLike(node[k]); });
       return out;
     }
-    return zeros(model.params);
+    return zerosLike(model.params);
   }
 
-  // ---------------------------------------------------------------- generate.py
-  // greedy_decode without a cache: each step runs the whole prefix again (the causal mask makes
-  // the earlier rows identical to the previous step's), for B sources at once (the decoder reads
-  // B prefixes of one length; a sequence that has written EOS goes on with the others, and its
-  // tokens after the EOS are dropped: they never change the ones before). Returns for each
-  // source {tokens: [BOS, …, EOS]}; with keepSteps also steps: [{token, cross: [layer][head] →
-  // Float32Array over the source}] and encoderWeights ([layer][head], stacked over the sources).
+  // ---- generate.py
+  // greedy_decode without a cache: each step runs the whole prefix again, for B sources at once
+  // (a sequence that has written EOS goes on with the others; what follows its EOS is dropped,
+  // the causal mask keeps it from changing what came before). keepSteps: each step's cross
+  // weights ([layer][head] over the source) and the encoder's.
+  /** @typedef {{token: number, cross: Float32Array[][]}} DecodeStep */
+  /** @param {Model} model @param {number[][]} srcs @param {number} maxNewTokens @param {boolean} [keepSteps]
+   *  @returns {{tokens: number[], steps?: DecodeStep[], encoderWeights?: Matrix[][]}[]} */
   function greedyDecodeBatch(model, srcs, maxNewTokens, keepSteps) {
     const t = model.tokens, enc = encode(model, srcs);
     const prefixes = srcs.map(function () { return [t.bos_id]; });
-    const runs = srcs.map(function () { return { tokens: [t.bos_id], steps: [], done: false }; });
+    const runs = srcs.map(function () { return { tokens: [t.bos_id], steps: /** @type {DecodeStep[]} */ ([]), done: false }; });
     for (let n = 0; n < maxNewTokens && runs.some(function (r) { return !r.done; }); n++) {
       const out = decode(model, prefixes, enc.memory, enc.srcMasks, true);
       runs.forEach(function (run, b) {
@@ -580,9 +604,13 @@
   }
 
   // one source, with each step's cross-attention and the encoder's weights (what the widgets draw)
-  function greedyDecode(model, src, maxNewTokens) { return greedyDecodeBatch(model, [src], maxNewTokens, true)[0]; }
+  /** @param {Model} model @param {number[]} src @param {number} maxNewTokens
+   *  @returns {{tokens: number[], steps: DecodeStep[], encoderWeights: Matrix[][]}} */
+  function greedyDecode(model, src, maxNewTokens) {
+    return /** @type {any} */ (greedyDecodeBatch(model, [src], maxNewTokens, true)[0]);
+  }
 
-  // ---------------------------------------------------------------- loading the exported files
+  // ---- loading the exported files
   // nest "encoder.layers.0.self_attn.W_Q.weight" into params.encoder.layers[0].self_attn.W_Q.weight
   function setPath(root, name, value) {
     const parts = name.split(".");
@@ -596,7 +624,10 @@
   }
 
   // cfg, tokens and {name: matrix} (tied: {name: the name it shares its matrix with}) → a model
+  /** @param {ModelConfig} cfg @param {Tokens} tokens @param {Object<string, Matrix>} tensors
+   *  @param {Object<string, string>} [tied] @param {any} [manifest] @returns {Model} */
   function fromTensors(cfg, tokens, tensors, tied, manifest) {
+    /** @type {any} */
     const params = {};
     Object.keys(tied || {}).forEach(function (name) { tensors[name] = tensors[tied[name]]; });
     Object.keys(tensors).forEach(function (name) { setPath(params, name, tensors[name]); });
@@ -604,12 +635,14 @@
   }
 
   // manifest: the JSON the build writes; buffer: the ArrayBuffer of its .bin
+  /** @param {any} manifest @param {ArrayBuffer} buffer */
   function fromBuffers(manifest, buffer) {
     if (manifest.dtype !== "int8" || manifest.config.position !== "sinusoidal") {
       throw new Error("transformer.js reads int8 weights of a sinusoidal-position model");
     }
+    /** @type {Object<string, Matrix>} */
     const tensors = {};
-    manifest.tensors.forEach(function (t) {
+    manifest.tensors.forEach(function (/** @type {any} */ t) {
       // int8 values times one float32 scale per tensor (model_export.dequantise)
       const q = new Int8Array(buffer, t.offset, t.bytes), data = new Float32Array(t.bytes);
       for (let i = 0; i < t.bytes; i++) data[i] = q[i] * t.scale;
@@ -622,6 +655,7 @@
   }
 
   // fetch the manifest and its weights (same folder); resolves to a model for encode/decode
+  /** @param {string} manifestUrl @returns {Promise<Model>} */
   function loadModel(manifestUrl) {
     return fetch(manifestUrl).then(function (r) {
       if (!r.ok) throw new Error(manifestUrl + ": HTTP " + r.status);
@@ -635,14 +669,14 @@
     });
   }
 
-  global.Transformer = {
+  const api = {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
     greedyDecodeBatch: greedyDecodeBatch,
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
-    // training (trainer.js): the loss with its gradient, and the gradients' tree
-    seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy,
-    scaledDotProductAttentionBackward: scaledDotProductAttentionBackward,
+    // training (trainer.js)
+    seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy, arena: arena,
     attendHead: attendHead, attendHeadBackward: attendHeadBackward,
   };
-})(typeof window !== "undefined" ? window : self);
+  return /** @type {Closed<typeof api>} */ (api);
+})();

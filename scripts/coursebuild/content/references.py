@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from ..course import LESSONS
+from ..outputs import editions
 from ..paths import DOCS
 
 SOURCE = DOCS / "references.yml"
@@ -125,11 +126,15 @@ def unlisted(lang: str, works: dict) -> dict[str, list[str]]:
     return out
 
 
-def cited_in(work: dict, lang: str) -> list[tuple[str, str]]:
-    """(label, page path relative to the language root) of each page that names ``work``."""
+def cited_in(work: dict, lang: str, edition: str = "open") -> list[tuple[str, str]]:
+    """(label, page path relative to the language root) of each page of ``edition`` that names
+    ``work`` (the student edition has no instructor page, and only its own edition blocks)."""
     found = []
     for path in pages(lang):
-        text = path.read_text(encoding="utf-8")
+        rel = path.relative_to(DOCS / lang).as_posix()
+        if edition == "student" and editions.is_instructor_page(rel):
+            continue
+        text = editions.select(path.read_text(encoding="utf-8"), edition, str(path))
         if any(c in text for c in work["cite"]):
             found.append((_page_label(path, lang), path.relative_to(DOCS / lang).as_posix()))
     # the check questions are shown on the lessons, the exercises page and the answer key
@@ -155,7 +160,9 @@ def references_marker(arg, fmt, ctx) -> str:
     for key, work in sorted(works.items(), key=lambda kv: (kv[1]["authors"].lower(), kv[1]["year"] or 0)):
         year = f" ({work['year']})" if work["year"] else ""
         # links are relative to the references page, which sits at the language root
-        where = ", ".join(f"[{label}]({path})" for label, path in cited_in(work, ctx.lang))
+        where = ", ".join(f"[{label}]({path})" for label, path in cited_in(work, ctx.lang, ctx.edition))
+        if not where and ctx.edition != "open" and cited_in(work, ctx.lang):
+            continue  # cited on the instructors' pages only, which this edition leaves out
         if not where and not any(c in own for c in work["cite"]):
             raise ValueError(f"docs/references.yml: work '{key}' is cited on no {ctx.lang} page (none of "
                              f"{work['cite']} appears): cite it where the page relies on it, or remove it")

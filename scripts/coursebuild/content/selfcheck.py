@@ -14,6 +14,7 @@ same questions as Moodle XML and QTI for the instructor pack. Two types::
           value: worked_examples.sdpa.sqrt_d_k     # experiment.key: the answer is this build's result
           scale: 100                       # optional: the answer is value × scale (a percentage)
           tolerance: 0.01                  # accepted: |answer − expected| ≤ tolerance
+          decimals: 2                      # or, instead: the question asks for 2 decimal places
           hint: {ko: …, en: …}             # optional, folded
           explain: {ko: …, en: …}          # shown after a right answer (markers allowed)
         - id: sc-sdpa-why
@@ -23,6 +24,12 @@ same questions as Moodle XML and QTI for the instructor pack. Two types::
           choices:                         # exactly one has correct: true
             - {correct: true, ko: …, en: …, why: {ko: …, en: …}}
             - {ko: …, en: …, why: {ko: …, en: …}}   # every choice says why
+
+A question that asks for a precision ("소수 둘째 자리까지" / "two decimal places", "정수로" /
+"a whole number") gives ``decimals`` instead of ``tolerance``: it accepts every answer within one
+unit of its last asked-for digit (10^-decimals), so a rounded and a cut-off answer are both right,
+and its explanation must show the answer at that precision (``[[value:<value>|.2f]]``, or
+``|.0%`` for a percentage); the prompt's phrase and ``decimals`` must agree (checked on load).
 
 Why not a plugin: mkdocs-quiz (1.7.1) checks typed answers by exact text only (no tolerance),
 writes its blanks as ``[[answer]]``, the grammar of this site's markers, and inlines its script
@@ -92,11 +99,9 @@ def _load(path: Path, stamp: float) -> dict[int, list[dict]]:
             if q["type"] == "number":
                 if not re.fullmatch(r"[a-z_]\w*\.[\w.-]+", str(q.get("value", ""))):
                     raise ValueError(f"{where}: 'value' must be experiment.key of a result, e.g. worked_examples.sdpa.sqrt_d_k")
-                tol = q.get("tolerance")
-                if not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol <= 0:
-                    raise ValueError(f"{where}: 'tolerance' must be a positive number (the accepted distance)")
                 for lang in LANGS:
                     entry_text(q, "explain", lang, where)
+                _check_precision(q, where)
             else:
                 choices = q.get("choices")
                 if not isinstance(choices, list) or len(choices) < 2:
@@ -108,6 +113,44 @@ def _load(path: Path, stamp: float) -> dict[int, list[dict]]:
                         entry_text(c, lang, lang, f"{where}, choice {i}")
                         entry_text(c, "why", lang, f"{where}, choice {i}")
     return {n: lessons[n] for n in sorted(lessons)}
+
+
+# the phrase a prompt uses to ask for a precision → its number of decimals
+PRECISION = {
+    "ko": {"정수로": 0, "소수 첫째 자리까지": 1, "소수 둘째 자리까지": 2, "소수 셋째 자리까지": 3},
+    "en": {"a whole number": 0, "one decimal place": 1, "two decimal places": 2, "three decimal places": 3},
+}
+
+
+def _check_precision(q: dict, where: str) -> None:
+    tol, decimals = q.get("tolerance"), q.get("decimals")
+    if (tol is None) == (decimals is None):
+        raise ValueError(f"{where}: give 'tolerance' (the accepted distance) or 'decimals' (the precision "
+                         "the question asks for), exactly one")
+    if tol is not None and (not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol <= 0):
+        raise ValueError(f"{where}: 'tolerance' must be a positive number (the accepted distance)")
+    if decimals is not None and (not isinstance(decimals, int) or isinstance(decimals, bool) or decimals < 0):
+        raise ValueError(f"{where}: 'decimals' must be a whole number from 0")
+    for lang in LANGS:
+        asked = {d for phrase, d in PRECISION[lang].items() if phrase in q[lang]}
+        if decimals is None and asked:
+            raise ValueError(f"{where}: the {lang} question asks for a precision; give 'decimals: "
+                             f"{min(asked)}' instead of 'tolerance'")
+        if decimals is not None and asked != {decimals}:
+            want = next((p for p, d in PRECISION[lang].items() if d == decimals), f"{decimals} decimals")
+            raise ValueError(f"{where}: 'decimals: {decimals}', but the {lang} question does not ask for "
+                             f"it in those words; write '{want}' in it")
+        if decimals is not None:
+            fmt = f".{decimals}%" if float(q.get("scale", 1)) == 100 else f".{decimals}f"
+            if f"[[value:{q['value']}|{fmt}]]" not in q["explain"][lang]:
+                raise ValueError(f"{where}: the {lang} explanation must show the answer as asked, "
+                                 f"[[value:{q['value']}|{fmt}]]")
+
+
+def tolerance(q: dict) -> float:
+    """The accepted distance from the expected answer: ``tolerance``, or one unit of the last
+    digit a question with ``decimals`` asks for."""
+    return float(q["tolerance"]) if q.get("tolerance") is not None else 10.0 ** -int(q["decimals"])
 
 
 def load(path: Path = SOURCE) -> dict[int, list[dict]]:
@@ -148,6 +191,14 @@ def _selected(which: str | None, lessons: dict) -> int:
     return int(which)
 
 
+def number_label(n: int, i: int) -> str:
+    """A self-checked question's number on the page: lesson 3's second is 3.B, so that it is never
+    confused with check question 3.2 on the same page."""
+    if not 1 <= i <= 26:
+        raise ValueError(f"lesson {n}: self-checked question {i}; at most 26 a lesson (3.A to 3.Z)")
+    return f"{n}.{chr(ord('A') + i - 1)}"
+
+
 def render(n: int, questions: list[dict], ctx) -> str:
     """Lesson ``n``'s questions as one raw-HTML block (forms the widget script checks)."""
     lang, w = ctx.lang, WORDS[ctx.lang]
@@ -160,9 +211,9 @@ def render(n: int, questions: list[dict], ctx) -> str:
         qid, text = q["id"], to_html(filled(entry_text(q, lang, lang, q["id"]), ctx), inline=True)
         attrs = f'data-kind="{q["type"]}"'
         if q["type"] == "number":
-            attrs += f' data-answer="{expected(q, ctx.results)!r}" data-tolerance="{float(q["tolerance"])!r}"'
+            attrs += f' data-answer="{expected(q, ctx.results)!r}" data-tolerance="{tolerance(q)!r}"'
         out.append(f'<form class="self-check__item" id="{qid}" {attrs} novalidate>')
-        out.append(f'<fieldset><legend><span class="self-check__number">{n}.{i}</span> '
+        out.append(f'<fieldset><legend><span class="self-check__number">{number_label(n, i)}</span> '
                    f'<span class="self-check__text">{text}</span></legend>')
         if q["type"] == "number":
             out.append(f'<label class="self-check__label" for="{qid}-input">{w["answer"]}</label> '

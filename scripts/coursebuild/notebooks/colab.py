@@ -14,6 +14,14 @@ When none of them names one, there is no Colab link (``resolve`` returns ``None`
 offers the download and says how to upload it to Colab. A value given in 1 or 2 that is not
 ``owner/name`` stops the build with a message that names the fix; a ``repo_url`` or remote
 elsewhere than GitHub (GitLab, a local path) is not an error, just no Colab repository.
+
+**The student edition** never opens anything from that repository: it holds the pages and the
+questions with their answers, and its ``gh-pages`` branch the open site with the answer key.
+Its Colab links come only from a separate *student publication*, a repository that holds
+nothing but the student edition's built site on its branch (``extra.colab.branch``), named by
+the ``STUDENT_COLAB_REPOSITORY`` variable or ``extra.colab.student_repository``
+(:func:`resolve_student`). Without one, the student edition has no Colab link; naming the
+source repository there stops the build.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ GITHUB_URL = re.compile(
     rf"(?P<repo>{_OWNER}/[A-Za-z0-9._-]+?)(?:\.git)?/?$")
 URL = "https://colab.research.google.com/github/{repository}/blob/{branch}/{path}"
 ENV = "COLAB_REPOSITORY"
+STUDENT_ENV = "STUDENT_COLAB_REPOSITORY"
 
 
 class ColabConfigError(ValueError):
@@ -107,6 +116,47 @@ def resolve(extra_colab: dict | None, repo_url: str | None, root: Path,
     if repo:
         return Repository(repo, "git remote")
     return None
+
+
+def source_names(extra_colab: dict | None, repo_url: str | None, root: Path,
+                 environ: dict | None = None) -> dict[str, str]:
+    """Every repository the build's settings name as the source, ``{owner/name (lower case): where}``:
+    each of :func:`resolve`'s four places, not only the first that names one."""
+    environ = os.environ if environ is None else environ
+    found = {}
+    for value, where in (((environ.get(ENV) or "").strip(), ENV),
+                         (str((extra_colab or {}).get("repository") or "").strip(), "extra.colab.repository"),
+                         (from_github_url(repo_url), "repo_url"), (from_github_url(git_remote_url(root)), "git remote")):
+        if value:
+            found.setdefault(value.lower(), where)
+    return found
+
+
+def resolve_student(extra_colab: dict | None, sources: dict[str, str],
+                    environ: dict | None = None) -> Repository | None:
+    """The student publication the student edition's Colab links open, or ``None``.
+
+    ``STUDENT_COLAB_REPOSITORY``, else ``extra.colab.student_repository``; never a repository
+    the settings name as the source (``sources``: :func:`source_names`), which holds the answers."""
+    environ = os.environ if environ is None else environ
+    value, where = (environ.get(STUDENT_ENV) or "").strip(), f"the {STUDENT_ENV} environment variable"
+    if not value:
+        value = str((extra_colab or {}).get("student_repository") or "").strip()
+        where = "extra.colab.student_repository in mkdocs.yml"
+    if not value:
+        return None
+    if not REPOSITORY.fullmatch(value):
+        raise ColabConfigError(
+            f"{where} is {value!r}; it must be 'owner/name' of a GitHub repository that holds only the "
+            f"student edition's built site (e.g. 'octocat/attention-course-student'), or be unset: the "
+            "student edition then has no 'Open in Colab' links")
+    if value.lower() in sources:
+        raise ColabConfigError(
+            f"{where} is {value!r}, the repository this site is built from ({sources[value.lower()]}); it holds "
+            "the questions with their answers, and its gh-pages branch the open site. Name a separate "
+            f"repository that holds only the student edition's built site, or unset {STUDENT_ENV} and "
+            "extra.colab.student_repository (no 'Open in Colab' links in the student edition)")
+    return Repository(value, STUDENT_ENV if where.startswith("the ") else "extra.colab.student_repository")
 
 
 def link(repository: Repository | None, extra_colab: dict | None, path: str) -> str | None:

@@ -1,14 +1,16 @@
 """Two editions of the site from one source, and the instructor pack every build writes.
 
-**The switch.** ``COURSE_EDITION`` chooses the edition (``scripts/editions_hook.py`` reads it):
+**The switch.** ``COURSE_EDITION`` chooses the edition (the course plugin reads it):
 
-- ``open`` (the default): the self-study site, as it always was: the answer key is a page of
-  the site and every lesson links to it;
-- ``student``: the same site without the answer key page, without the worked answers, model
-  answers and rubrics, and without a link to any of them: the check questions keep their hints,
-  the self-checked questions keep their feedback. Those pages never reach the search index, the
-  source archive of this edition holds only the code (``SOURCE_STUDENT``), and the notebooks hold
-  no answers in either edition.
+- ``open`` (the default): the self-study site, as it always was: the answer key and the
+  instructor guide are pages of the site and the lessons link to the answer key;
+- ``student``: the site to give a class. It leaves out every page that answers a question
+  (:data:`INSTRUCTOR_PAGES`: the answer key, and the instructor guide, whose demonstrations,
+  misconceptions table and derivations answer check questions and an assignment's rubric), the
+  worked answers, model answers and rubrics, and every link to them: the check questions keep
+  their hints, the self-checked questions keep their feedback. It never names the source
+  repository (no header link, no ``git clone``; :mod:`coursebuild.notebooks.colab` gives it a
+  Colab repository only from a separate student publication), and it offers the code archive.
 
 Anything else is an error that names the two values. ``COURSE_EDITION=student mkdocs build``
 is the one command; ``-d site-student`` keeps it apart from the open site.
@@ -16,7 +18,14 @@ is the one command; ``-d site-student`` keeps it apart from the open site.
 **Edition-only text on a page.** Lines between ``[[edition:open]]`` (or ``[[edition:student]]``)
 and ``[[edition:end]]``, each alone on its line, are kept only in that edition: the exercises
 page says where the answers are in the open edition and that they are with the instructor in
-the student edition. :func:`select` resolves them before any other marker.
+the student edition. :func:`select` resolves them before any other marker. The instructor
+pages are rendered for the pack with the edition of the build, so their ``[[edition:student]]``
+blocks speak to the instructor of a student-edition class.
+
+**The code archive.** Both editions offer the same ``downloads/course-code.zip``
+(:data:`CODE_ARCHIVE`): the course code, the scripts that run the experiments, what installs
+them, and a README written for the archive (:data:`ARCHIVE_README`). No page, question, answer
+or test is in it, so it cannot build the site.
 
 **The instructor pack.** Every build (both editions) writes it next to the site folder, as
 ``<site_dir>-instructor/`` and the same as a zip, ``<site_dir>-instructor.zip`` (for ``site/``:
@@ -24,6 +33,8 @@ the student edition. :func:`select` resolves them before any other marker.
 
     site-instructor/
       index.html                what is in the pack, in Korean and English
+      ko/instructor-guide.html  the instructor guide (plans, demonstrations, misconceptions)
+      en/instructor-guide.html
       ko/answer-key.html        check questions with worked answers, assignments with rubric
       en/answer-key.html          and model answer (numbers of this build)
       lms/moodle-ko.xml         the self-checked questions for Moodle (Moodle XML)
@@ -32,7 +43,7 @@ the student edition. :func:`select` resolves them before any other marker.
       lms/qti-en.zip
       handouts/ko/*.pdf         handouts with answers, where the build makes them
       handouts/en/*.pdf
-      assets/                   KaTeX and the stylesheet the answer keys use (offline)
+      assets/                   KaTeX and the stylesheet the pages use (offline)
 
 Other parts of the build add files to the pack by writing them under :func:`staging` during
 the build (``handouts/<lang>/<name>.pdf``, for instance); the pack is put together after the
@@ -57,14 +68,53 @@ from ..state import build_state
 ENV = "COURSE_EDITION"
 EDITIONS = ("open", "student")
 DEFAULT = "open"
-# pages the student edition leaves out (in each language folder)
-INSTRUCTOR_PAGES = ("teaching/answer-key.md",)
+# pages the student edition leaves out (in each language folder): they answer questions
+INSTRUCTOR_PAGES = ("teaching/answer-key.md", "teaching/instructor-guide.md")
 PACK_SUFFIX = "-instructor"
-# the source archive (part of both editions, a download of the site)
-SOURCE_ARCHIVE = "downloads/course-source.zip"
-# what the student edition's source archive holds: the code and how to install it, no pages
-# (docs/questions/ holds the worked answers)
-SOURCE_STUDENT = ("tutorial_code/", "scripts/", "requirements.txt", "README.md", "pytest.ini", ".gitignore")
+# the code archive (both editions, a download of the site)
+CODE_ARCHIVE = "downloads/course-code.zip"
+ARCHIVE_FOLDER = "attention-course"
+# what it holds, from the repository: path (a folder ends in /) -> what it is, in each language
+CODE_PARTS = {
+    "tutorial_code/": {"ko": "강의 코드", "en": "the course code"},
+    "scripts/": {"ko": "실험을 돌리는 스크립트", "en": "the scripts that run the experiments"},
+    "requirements.txt": {"ko": "설치할 패키지 목록", "en": "the list of packages to install"},
+    "pyproject.toml": {"ko": "스크립트 패키지의 설정", "en": "the settings of the scripts' package"},
+}
+# the archive's own README (not the repository's, which describes pages the archive lacks)
+ARCHIVE_README = """\
+# 어텐션과 트랜스포머: 코드 묶음 / Attention and the Transformer: the code
+
+이 묶음에는 강좌 사이트의 코드가 들어 있습니다. 페이지, 문제와 답, 테스트는 들어 있지 않으므로
+사이트를 빌드할 수는 없습니다.
+
+{ko}
+
+설치(Debian/Ubuntu, Python 3.10 이상, 이 폴더에서):
+
+    bash scripts/setup.sh
+
+실험 목록을 본 뒤 실험 하나를 돌립니다. 결과는 `.build/` 아래 폴더에 쓰이고, 로그 끝부분에 그 폴더가
+나옵니다.
+
+    .venv/bin/python scripts/run_experiments.py --list
+    .venv/bin/python scripts/run_experiments.py lstm_vs_attention
+
+This archive holds the code of the course site. It holds no pages, no questions or answers and
+no tests, so it cannot build the site.
+
+{en}
+
+To install (Debian/Ubuntu, Python 3.10 or later, from this folder):
+
+    bash scripts/setup.sh
+
+List the experiments, then run one. Results are written to a folder under `.build/`, which the
+end of the log names.
+
+    .venv/bin/python scripts/run_experiments.py --list
+    .venv/bin/python scripts/run_experiments.py lstm_vs_attention
+"""
 # never in an archive, whatever git says (build outputs, environments)
 SOURCE_NEVER = re.compile(r"(^|/)(\.git|\.venv|\.build|__pycache__|node_modules)(/|$)|^site[^/]*(/|$)|\.pyc$|\.ipynb$")
 
@@ -191,11 +241,22 @@ def _move_into_place(stage: Path, target: Path) -> None:
         shutil.rmtree(old)
 
 
-# ---------------------------------------------------------------- the source archive
+# ---------------------------------------------------------------- the code archive
 
-def source_files(root: Path = REPO_ROOT, edition: str = DEFAULT) -> list[str]:
-    """The files of the source archive: what git tracks (or, outside git, every file that is
-    not a build output), in the student edition only :data:`SOURCE_STUDENT`."""
+def code_parts(lang: str) -> list[tuple[str, str]]:
+    """What the code archive holds, as (what it is, its path) in ``lang``: :data:`CODE_PARTS`."""
+    return [(words[lang], path) for path, words in CODE_PARTS.items()]
+
+
+def archive_readme() -> str:
+    """The archive's README.md: what it holds and how to install and run it, in both languages."""
+    lists = {lang: "\n".join(f"- {what} (`{path}`)" for what, path in code_parts(lang)) for lang in ("ko", "en")}
+    return ARCHIVE_README.format(ko=lists["ko"], en=lists["en"])
+
+
+def code_files(root: Path = REPO_ROOT) -> list[str]:
+    """The repository's files under :data:`CODE_PARTS`: what git tracks (or, outside git, every
+    file that is not a build output)."""
     try:
         listed = subprocess.run(["git", "-C", str(root), "ls-files", "-co", "--exclude-standard"],
                                 capture_output=True, text=True, timeout=30)
@@ -204,17 +265,18 @@ def source_files(root: Path = REPO_ROOT, edition: str = DEFAULT) -> list[str]:
         names = None
     if names is None:
         names = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
-    names = [n for n in names if not SOURCE_NEVER.search(n) and (root / n).is_file()]
-    if edition == "student":
-        names = [n for n in names if n.startswith(SOURCE_STUDENT) or n in SOURCE_STUDENT]
+    parts = tuple(CODE_PARTS)
+    names = [n for n in names if not SOURCE_NEVER.search(n) and (root / n).is_file()
+             and (n in parts or n.startswith(tuple(p for p in parts if p.endswith("/"))))]
     return sorted(set(names))
 
 
-def write_source_archive(target: Path, root: Path = REPO_ROOT, edition: str = DEFAULT,
-                         folder: str = "attention-course") -> Path:
-    """Zip :func:`source_files` under ``folder/`` into ``target`` (written to a temp file, then renamed)."""
+def write_code_archive(target: Path, root: Path = REPO_ROOT, folder: str = ARCHIVE_FOLDER) -> Path:
+    """Zip :func:`code_files` and :func:`archive_readme` under ``folder/`` into ``target``
+    (written to a temp file, then renamed)."""
     with atomic.replace_with(target) as tmp:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-            for name in source_files(root, edition):
+            archive.writestr(f"{folder}/README.md", archive_readme())
+            for name in code_files(root):
                 archive.write(root / name, f"{folder}/{name}")
     return target

@@ -17,6 +17,8 @@ build's results, one file per language:
 
 from __future__ import annotations
 
+import math
+
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -47,7 +49,7 @@ def items(lang: str, results: dict, lessons: dict | None = None) -> list[dict]:
             item = {"lesson": n, "id": q["id"], "type": q["type"],
                     "text": selfcheck.filled(selfcheck.entry_text(q, lang, lang, q["id"]), ctx).strip()}
             if q["type"] == "number":
-                item.update(answer=selfcheck.expected(q, results), tolerance=float(q["tolerance"]),
+                item.update(answer=selfcheck.expected(q, results), tolerance=selfcheck.tolerance(q),
                             explain=selfcheck.filled(selfcheck.entry_text(q, "explain", lang, q["id"]), ctx).strip())
             else:
                 item["choices"] = [{"text": selfcheck.filled(selfcheck.entry_text(c, lang, lang, q["id"]), ctx).strip(),
@@ -108,6 +110,19 @@ def _one_line(text: str) -> str:
     return re.sub(r"\s*\n\s*", " ", text.strip())
 
 
+QTI_DECIMALS = 4  # text2qti writes a range's ends with 4 decimals
+
+
+def qti_range(answer: float, tolerance: float) -> tuple[float, float]:
+    """The accepted range ``answer ± tolerance`` with its ends rounded outwards to the 4 decimals
+    text2qti writes, so the exported range holds every answer the page accepts (text2qti's own
+    rounding of ``a +- t`` could move an end inwards: [5.6469, 5.6669] for [5.646854, 5.666854])."""
+    scale = 10 ** QTI_DECIMALS
+    low = math.floor(round((answer - tolerance) * scale, 6)) / scale
+    high = math.ceil(round((answer + tolerance) * scale, 6)) / scale
+    return low, high
+
+
 def text2qti_source(lang: str, entries: list[dict]) -> str:
     """The questions in text2qti's plain-text quiz format."""
     lines = [f"Quiz title: {TITLE[lang]}", f"Quiz description: {TITLE[lang]}", ""]
@@ -116,7 +131,8 @@ def text2qti_source(lang: str, entries: list[dict]) -> str:
         lines.append(f"{i}.  {_one_line(e['text'])}")
         if e["type"] == "number":
             lines.append(f"... {_one_line(e['explain'])}")
-            lines.append(f"=   {e['answer']!r} +- {e['tolerance']!r}")
+            low, high = qti_range(e["answer"], e["tolerance"])
+            lines.append(f"=   [{low!r}, {high!r}]")
         else:
             for j, c in enumerate(e["choices"]):
                 mark = "*" if c["correct"] else ""

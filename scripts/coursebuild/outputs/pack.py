@@ -1,15 +1,18 @@
-"""What goes into the instructor pack (the layout is in :mod:`coursebuild.editions`).
+"""What goes into the instructor pack (the layout is in :mod:`coursebuild.outputs.editions`).
 
-:func:`write` fills the staging folder: the answer key of each language as one standalone HTML
-page (the site's own ``teaching/answer-key.md`` rendered with this build's numbers, math drawn
-by the vendored KaTeX, links to the site's pages kept only when ``site_url`` says where the site
-is), the self-checked questions as Moodle XML and QTI (:mod:`coursebuild.lms`), and an index.
-Files other parts of the build staged (handouts) are kept and listed.
+:func:`write` fills the staging folder: the instructors' pages of each language (the answer key
+and the instructor guide, :data:`PAGES`) as standalone HTML pages (the site's own Markdown
+rendered with this build's numbers and edition, math drawn by the vendored KaTeX; a link to
+the other page of the pack stays inside the pack, a link to a page of the site is kept only
+when ``site_url`` says where the site is, else it becomes its text), the self-checked questions
+as Moodle XML and QTI (:mod:`coursebuild.outputs.lms`), and an index. Files other parts of the
+build staged (handouts) are kept and listed.
 """
 
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 import shutil
 from pathlib import Path
@@ -24,15 +27,22 @@ from ..pipeline import site
 from ..paths import DOCS, LANGS
 
 KATEX = DOCS / "assets" / "vendor" / "katex"
-TITLES = {"ko": "답안 (강사용)", "en": "Answer key (instructors)"}
+# the pack's pages: source in docs/<lang>/ -> (file in <lang>/ of the pack, title in each language)
+PAGES = {
+    "teaching/instructor-guide.md": ("instructor-guide.html", {"ko": "강사 가이드", "en": "Instructor guide"}),
+    "teaching/answer-key.md": ("answer-key.html", {"ko": "답안 (강사용)", "en": "Answer key (instructors)"}),
+}
 INDEX = {
     "ko": ("강사용 묶음", [
+        ("ko/instructor-guide.html", "강사 가이드: 시간표, 강의별 멈춤 질문과 시연, 흔한 오해, 수준별 지도, 두 판과 이 묶음"),
         ("ko/answer-key.html", "답안: 확인 문제의 답과 풀이, 과제의 평가 기준과 모범 답안"),
         ("lms/moodle-ko.xml", "스스로 확인하는 문제, Moodle XML (문제 은행 → 가져오기 → Moodle XML)"),
         ("lms/qti-ko.zip", "스스로 확인하는 문제, QTI 1.2 묶음 (Canvas: 설정 → 콘텐츠 가져오기 → QTI .zip)"),
         ("handouts/ko/", "답을 적은 유인물 (빌드가 만든 경우)"),
     ]),
     "en": ("Instructor pack", [
+        ("en/instructor-guide.html", "Instructor guide: timetables, each lesson's stop question and demonstration, "
+                                     "misconceptions, teaching at different levels, the two editions and this pack"),
         ("en/answer-key.html", "Answer key: worked answers to the check questions, assignment rubrics and model answers"),
         ("lms/moodle-en.xml", "Self-checked questions, Moodle XML (Question bank → Import → Moodle XML format)"),
         ("lms/qti-en.zip", "Self-checked questions, QTI 1.2 package (Canvas: Settings → Import course content → QTI .zip)"),
@@ -72,7 +82,7 @@ JS = """document.addEventListener("DOMContentLoaded", () => {
   window.addEventListener("beforeprint", () => document.querySelectorAll("details").forEach((d) => { d.open = true }))
 })
 """
-LINK = re.compile(r'<a href="(?P<href>[^"#:]*\.md)(?P<frag>#[^"]*)?">(?P<text>.*?)</a>', re.S)
+LINK = re.compile(r'<a href="(?P<href>[^"#:]*\.(?:md|ipynb))(?P<frag>#[^"]*)?">(?P<text>.*?)</a>', re.S)
 
 
 def write(config, stage: Path) -> None:
@@ -85,38 +95,47 @@ def write(config, stage: Path) -> None:
     (assets / "pack.css").write_text(CSS, encoding="utf-8")
     (assets / "pack.js").write_text(JS, encoding="utf-8")
     for lang in LANGS:
-        body = answer_key_html(lang, results, config)
         (stage / lang).mkdir(parents=True, exist_ok=True)
-        (stage / lang / "answer-key.html").write_text(
-            PAGE.format(lang=lang, title=TITLES[lang], up="../", body=body), encoding="utf-8")
+        for source, (name, title) in PAGES.items():
+            body = page_html(source, lang, results, config)
+            (stage / lang / name).write_text(
+                PAGE.format(lang=lang, title=title[lang], up="../", body=body), encoding="utf-8")
     lms.write_all(stage / "lms", results)
     (stage / "index.html").write_text(index_html(stage), encoding="utf-8")
 
 
-def answer_key_html(lang: str, results: dict, config) -> str:
-    """The answer key page of ``lang``, its markers filled with ``results``, as HTML."""
-    source = DOCS / lang / "teaching" / "answer-key.md"
-    text = editions.select(source.read_text(encoding="utf-8"), "open", str(source))
-    ctx = kinds.context(lang, page=f"docs/{lang}/teaching/answer-key.md",
-                          src_uri=f"{lang}/teaching/answer-key.md", results=results, edition="open",
-                          repository_url=config["extra"].get("repository_url"),
-                          source_url=urljoin(config["site_url"], editions.SOURCE_ARCHIVE) if config.get("site_url") else None)
+def page_html(source: str, lang: str, results: dict, config) -> str:
+    """The instructors' page ``docs/<lang>/<source>``, its markers filled with ``results`` for
+    this build's edition, as HTML. The answer key is always the open edition's: it is the page
+    whose answers the student edition leaves out."""
+    path = DOCS / lang / source
+    edition = "open" if source == "teaching/answer-key.md" else config["extra"].get("edition", editions.DEFAULT)
+    text = editions.select(path.read_text(encoding="utf-8"), edition, str(path))
+    site_url = config.get("site_url")
+    ctx = kinds.context(lang, page=f"docs/{lang}/{source}", src_uri=f"{lang}/{source}", results=results,
+                        edition=edition, repository_url=config["extra"].get("repository_url"),
+                        colab_links=config["extra"].get("colab_links"),
+                        source_url=urljoin(site_url, editions.CODE_ARCHIVE) if site_url else None)
     text = ctx.render(text)
     body = md.markdown(text, extensions=config["markdown_extensions"],
                        extension_configs=config["mdx_configs"])
-    return LINK.sub(lambda m: _link(m, lang, config), body)
+    return LINK.sub(lambda m: _link(m, lang, source, config), body)
 
 
-def _link(m: re.Match, lang: str, config) -> str:
-    """A link to a page of the site: to the published site when site_url is known, else its text."""
-    site = config.get("site_url")
-    if not site:
+def _link(m: re.Match, lang: str, source: str, config) -> str:
+    """A link of a pack page: to the other page of the pack; to the published site when
+    site_url is known; else its text."""
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(source), m["href"]))
+    if target in PAGES:
+        return f'<a href="{PAGES[target][0]}{m["frag"] or ""}">{m["text"]}</a>'
+    site_url = config.get("site_url")
+    if not site_url:
         return m["text"]
-    page = urljoin(f"{lang}/teaching/", m["href"])[: -len(".md")] + "/"
-    if lang != "ko" and not page.startswith(f"{lang}/"):
+    page = posixpath.splitext(target)[0] + "/"
+    page = "" if page == "index/" else page
+    if lang != "ko":
         page = f"{lang}/{page}"
-    page = page.removeprefix("ko/")
-    return f'<a href="{urljoin(site, page)}{m["frag"] or ""}">{m["text"]}</a>'
+    return f'<a href="{urljoin(site_url, page)}{m["frag"] or ""}">{m["text"]}</a>'
 
 
 def index_html(stage: Path) -> str:

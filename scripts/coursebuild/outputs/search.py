@@ -10,6 +10,8 @@ repeats the lesson's terms in code and in printed output. Three things change th
   ``search.boost`` (Material's front-matter key) unless the page's front matter sets one;
 * **notebooks indexed by their prose**: a notebook page's code cells and their outputs are
   left out of its index entries (:func:`notebook_text_for_index`); the page itself keeps them;
+  likewise the self-checks' explanations (:func:`without_self_check_answers`), so that the
+  search box does not show which choice is right;
 * **each lesson's key terms**: the glossary terms a lesson introduces
   (:func:`introduced_terms`, worked out from the pages and ``docs/glossary.yml``), in both
   languages, go into a ``keywords`` field of the lesson's first entry
@@ -102,6 +104,20 @@ def notebook_text_for_index(html: str) -> str:
         pos = end
     out.append(html[pos:])
     return "".join(out)
+
+
+# ---------------------------------------------------------------- self-checks
+
+# what a self-checked question shows only once answered (coursebuild.content.selfcheck.render):
+# a number's explanation, each choice's why; the search box must not show them
+_SELF_CHECK_ANSWER = re.compile(r'<template class="self-check__(?:explain|why)"[^>]*>.*?</template>', re.S)
+
+
+def without_self_check_answers(html: str) -> str:
+    """A page's HTML without its self-checks' explanations: what is indexed. The page keeps
+    them (its script shows them after an answer), and the expected numbers and the right
+    choice stay in the form's attributes, which the index does not read."""
+    return _SELF_CHECK_ANSWER.sub("", html)
 
 
 # ---------------------------------------------------------------- the terms each lesson introduces

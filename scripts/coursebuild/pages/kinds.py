@@ -37,7 +37,7 @@ KINDS: dict[str, Kind] = {
     "references": Kind(references.references_marker, block=True),  # [[references]]: docs/references.yml
     "figure-sources": Kind(references.figure_sources_marker, block=True),  # [[figure-sources]]
     "self-check": Kind(selfcheck.self_check_marker, block=True),  # [[self-check:3]]: docs/questions/self-check.yml
-    "get-code": Kind(get_code.get_code_marker),  # [[get-code]], [[get-code:notebooks]]: how to get them
+    "get-code": Kind(get_code.get_code_marker),  # [[get-code]], [[get-code:notebooks]], [[get-code:archive]]
     "edition": Kind(editions.edition_marker),  # [[edition:student]] … [[edition:end]] (editions.select)
 }
 

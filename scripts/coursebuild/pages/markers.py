@@ -80,7 +80,8 @@ class Context:
     line_offset: int = 0             # lines above the Markdown given (front matter)
     edition: str = "open"            # "open" or "student" (coursebuild.outputs.editions)
     repository_url: str | None = None  # the GitHub repository the build knows (coursebuild.notebooks.colab)
-    source_url: str | None = None    # relative link to the source archive (coursebuild.outputs.editions)
+    source_url: str | None = None    # relative link to the code archive (coursebuild.outputs.editions)
+    colab_links: bool | None = None  # whether the lesson pages have "Open in Colab" (None: as repository_url)
 
     def render(self, text: str) -> str:
         """``text`` (Markdown) with its markers expanded for this context: what a handler calls

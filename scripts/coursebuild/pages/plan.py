@@ -16,11 +16,12 @@ A demonstration tip's length is the sum of its steps' minutes, written in each s
 A lab notebook's time (:func:`notebook_minutes`) is its text cells at the reading rate plus
 :data:`CODE_CELL_MINUTES` for each code cell (run it, read its output, change one thing).
 
-The plan for the whole course (:data:`SESSIONS`, ``[[plan:course]]``) is three sessions of
-three lessons each. In each session every lesson gets its stop question
-(:data:`STOP_MINUTES`), its demonstration tip (its own length) and :data:`CLASS_QUESTIONS` of
-its check questions worked in pairs; then one lab notebook and a break. Learners read the
-session's lessons before it and do the remaining check questions after it.
+The plan for the whole course (``[[course-plan]]``) has the sessions of
+:data:`coursebuild.course.SESSIONS` (each lesson's row says which session teaches it). In each
+session every lesson gets its stop question (:data:`STOP_MINUTES`), its demonstration tip (its
+own length) and :data:`CLASS_QUESTIONS` of its check questions worked in pairs; then the lab
+notebook the session names, and a break half-way through a session of three or more lessons.
+Learners read the session's lessons before it and do the remaining check questions after it.
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..course import LESSONS, SLUGS
+from ..course import LESSONS, SESSIONS, SLUGS
 from ..paths import DOCS, REPO_ROOT
 from ..content import questions
+from ..text.numbers import count_word
 from . import reading
 
 COMPUTATION_MINUTES = 2
@@ -44,9 +46,6 @@ STOP_MINUTES = 3          # the question, 30 seconds with a neighbour, two or th
 CLASS_QUESTIONS = 2       # check questions worked in pairs in class, per lesson
 BREAK_MINUTES = 10
 COLAB_MINUTES = {"first": 10, "second": 20}  # the time table's two Colab codes (the guide says why)
-
-# (lessons, the lesson whose lab notebook the session runs): three sessions of three lessons
-SESSIONS = (((1, 2, 3), 2), ((4, 5, 6), 6), ((7, 8, 9), 9))
 
 GUIDE = "teaching/instructor-guide.md"
 _STEP = re.compile(r"\((\d+) ?(?:min|분)\)")
@@ -152,8 +151,9 @@ def _lesson_link(n: int, anchor: str = "") -> str:
 
 
 def session_activities(index: int, lang: str) -> list[Activity]:
-    lessons, lab = SESSIONS[index]
+    lessons, lab = SESSIONS[index].lessons, SESSIONS[index].lab
     demos = demo_minutes(lang)
+    break_after = (len(lessons) + 1) // 2 - 1 if len(lessons) >= 3 else None
     acts = []
     for k, n in enumerate(lessons):
         title = {l: LESSONS[n - 1].title[l] for l in ("ko", "en")}
@@ -168,7 +168,7 @@ def session_activities(index: int, lang: str) -> list[Activity]:
                               "en": f"Lesson {n}: {CLASS_QUESTIONS} check questions in pairs"},
                              {"ko": f"[{n}강 확인 문제]({_lesson_link(n, '#check-questions')})",
                               "en": f"[Lesson {n}'s check questions]({_lesson_link(n, '#check-questions')})"}))
-        if k == 1:
+        if k == break_after:
             acts.append(Activity(BREAK_MINUTES, {"ko": "쉬는 시간", "en": "Break"},
                                  {"ko": "", "en": ""}))
     nb = LESSONS[lab - 1].notebook
@@ -186,26 +186,36 @@ def session_minutes(index: int, lang: str) -> int:
 HEAD = {"ko": "| 시간(분) | 활동 | 쓰는 곳 |\n|:---|:---|:---|",
         "en": "| Minutes | Activity | Where |\n|:---|:---|:---|"}
 SESSION_TITLE = {
-    "ko": "### {k}차 수업: {first}–{last}강, {total}분 {{ #plan-course-{k} }}",
-    "en": "### Session {k}: lessons {first}–{last}, {total} minutes {{ #plan-course-{k} }}",
+    "ko": "### {k}차 수업: {lessons}강, {total}분 {{ #plan-course-{k} }}",
+    "en": "### Session {k}: {lessons}, {total} minutes {{ #plan-course-{k} }}",
 }
+
+
+def _lesson_range(lessons: tuple[int, ...], lang: str) -> str:
+    """1–3강 / lessons 1–3; one lesson: 10강 / lesson 10; two: 4·5강 / lessons 4 and 5."""
+    if len(lessons) == 1:
+        return f"{lessons[0]}" if lang == "ko" else f"lesson {lessons[0]}"
+    if len(lessons) == 2:
+        return f"{lessons[0]}·{lessons[1]}" if lang == "ko" else f"lessons {lessons[0]} and {lessons[1]}"
+    return f"{lessons[0]}–{lessons[-1]}" if lang == "ko" else f"lessons {lessons[0]}–{lessons[-1]}"
 BEFORE = {
     "ko": "수업 전에: {lessons}을 읽어 옵니다(읽는 데 모두 약 {minutes}분).",
     "en": "Before the session: learners read {lessons} (about {minutes} minutes in all).",
 }
 AFTER = {
-    "ko": "수업 뒤에: 수업에서 풀지 않은 확인 문제 {n}개(약 {minutes}분)와 위젯을 혼자 해 봅니다. 세 강의의 공부 시간은 모두 약 {study}분입니다.",
-    "en": "After the session: learners work the {n} check questions not done in class (about {minutes} minutes) and try the widgets on their own. The three lessons' study time adds up to about {study} minutes.",
+    "ko": "수업 뒤에: 수업에서 풀지 않은 확인 문제 {n}개(약 {minutes}분)와 위젯을 혼자 해 봅니다. {count} 강의의 공부 시간은 모두 약 {study}분입니다.",
+    "en": "After the session: learners work the {n} check questions not done in class (about {minutes} minutes) and try the widgets on their own. The {count} lessons' study time adds up to about {study} minutes.",
 }
 
 
 def course_plan(lang: str) -> str:
     """The whole-course plan: for each session, what to read before, a timed table, what after."""
     out = []
-    for k, (lessons, _lab) in enumerate(SESSIONS):
+    for k, session in enumerate(SESSIONS):
+        lessons = session.lessons
         acts = session_activities(k, lang)
         total = sum(a.minutes for a in acts)
-        out.append(SESSION_TITLE[lang].format(k=k + 1, first=lessons[0], last=lessons[-1], total=total))
+        out.append(SESSION_TITLE[lang].format(k=k + 1, lessons=_lesson_range(lessons, lang), total=total))
         out.append("")
         names = [f"[{n}강]({_lesson_link(n)})" if lang == "ko" else f"[lesson {n}]({_lesson_link(n)})" for n in lessons]
         joined = ", ".join(names[:-1]) + (" " if lang == "ko" else " and ") + names[-1] if lang == "en" else "·".join(names)
@@ -220,15 +230,20 @@ def course_plan(lang: str) -> str:
         out.append("")
         left = sum(max(0, questions_of(n) - CLASS_QUESTIONS) for n in lessons)
         study_sum = sum(study(LESSONS[n - 1].slug, lang).minutes for n in lessons)
-        out.append(AFTER[lang].format(n=left, minutes=left * QUESTION_MINUTES, study=study_sum))
+        out.append(AFTER[lang].format(n=left, minutes=left * QUESTION_MINUTES, study=study_sum,
+                                      count=count_word(len(lessons), lang)))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
 def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
-    """``[[plan:<what>]]``: ``demo-N`` / ``demo-total`` (a demonstration tip's minutes, all nine),
+    """``[[plan:<what>]]``: ``lesson-count`` / ``session-count`` (how many lessons, how many
+    sessions in the whole-course plan, as words: 아홉 / nine), ``demo-N`` / ``demo-total`` (a
+    demonstration tip's minutes, every lesson's),
     ``study-<slug>`` / ``study-total``, ``questions-total`` (every check question's minutes),
-    ``question-count``, ``colab-first`` / ``colab-second`` / ``colab-total``, ``time-total``
+    ``question-count``, ``question-minutes`` and the other rules' minutes (``stop-minutes``,
+    ``break-minutes``, ``code-cell-minutes``, ``computation-minutes``, ``widget-minutes``) and
+    ``class-questions`` (check questions worked in class per lesson), ``colab-first`` / ``colab-second`` / ``colab-total``, ``time-total``
     (the time table's sum: reading, demonstrations, check questions, Colab), ``session-N``
     (a session's minutes), ``course-total``; the plan itself is the block ``[[course-plan]]``."""
     if fmt is not None:
@@ -250,6 +265,14 @@ def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
                                + sum(COLAB_MINUTES.values())),
         "course-total": lambda: sum(session_minutes(k, lang) for k in range(len(SESSIONS))),
         "question-minutes": lambda: QUESTION_MINUTES,
+        "stop-minutes": lambda: STOP_MINUTES,
+        "break-minutes": lambda: BREAK_MINUTES,
+        "code-cell-minutes": lambda: CODE_CELL_MINUTES,
+        "computation-minutes": lambda: COMPUTATION_MINUTES,
+        "widget-minutes": lambda: WIDGET_MINUTES,
+        "class-questions": lambda: CLASS_QUESTIONS,
+        "lesson-count": lambda: count_word(len(LESSONS), lang),
+        "session-count": lambda: count_word(len(SESSIONS), lang),
     }
     if what in simple:
         return str(simple[what]())
@@ -262,10 +285,10 @@ def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
     m = re.fullmatch(r"study-([\w-]+)", what)
     if m and m[1] in SLUGS:
         return str(study(m[1], lang).minutes)
-    choices = list(simple) + [f"demo-{n}" for n in range(1, 10)] + [f"study-{s}" for s in SLUGS]
+    choices = list(simple) + [f"demo-{n}" for n in range(1, len(LESSONS) + 1)] + [f"study-{s}" for s in SLUGS]
     close = difflib.get_close_matches(what, choices, n=1)
     hint = f" Did you mean '{close[0]}'?" if close else ""
-    raise KeyError(f"no plan time '{what}'.{hint} Known: demo-N, demo-total, study-<lesson>, "
+    raise KeyError(f"no plan time '{what}'.{hint} Known: lesson-count, session-count, the rules' *-minutes, class-questions, demo-N, demo-total, study-<lesson>, "
                    "study-total, questions-total, question-count, colab-first, colab-second, "
                    "colab-total, time-total, session-N, course-total")
 
@@ -287,8 +310,9 @@ def _reading_minutes(slug: str, lang: str, ids: list[str] | None) -> int:
 def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
     """``[[reading-time]]``: this page's line under its title. ``[[reading-time:<slug>]]``: that
     lesson's minutes in the page's language; ``[[reading-time:total]]``: the lessons' sum (of the
-    minutes each page shows). After ``|``, a comma-separated list of section ids counts only those
-    sections: ``[[reading-time:total|motivation,worked-example]]``."""
+    minutes each page shows); ``[[reading-time:each]]``: every lesson's, in a list ("1강 15분,
+    2강 12분, …" / "lesson 1: 15 min; lesson 2: 12 min; …"). After ``|``, a comma-separated list
+    of section ids counts only those sections: ``[[reading-time:total|motivation,worked-example]]``."""
     ids = [i.strip() for i in fmt.split(",") if i.strip()] if fmt else None
     if arg is None:
         if ids:
@@ -309,10 +333,15 @@ def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
     arg = arg.strip()
     if arg == "total":
         return str(sum(_reading_minutes(s, ctx.lang, ids) for s in SLUGS))
+    if arg == "each":
+        each = [(lesson.number, _reading_minutes(lesson.slug, ctx.lang, ids)) for lesson in LESSONS]
+        if ctx.lang == "ko":
+            return ", ".join(f"{n}강 {m}분" for n, m in each)
+        return "; ".join(f"lesson {n}: {m} min" for n, m in each)
     if arg not in SLUGS:
-        close = difflib.get_close_matches(arg, list(SLUGS) + ["total"], n=1)
+        close = difflib.get_close_matches(arg, list(SLUGS) + ["total", "each"], n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"no lesson '{arg}'.{hint} Lessons: {', '.join(SLUGS)}, or 'total'")
+        raise KeyError(f"no lesson '{arg}'.{hint} Lessons: {', '.join(SLUGS)}, or 'total', or 'each'")
     return str(_reading_minutes(arg, ctx.lang, ids))
 
 

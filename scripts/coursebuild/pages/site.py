@@ -19,7 +19,8 @@ def page_context(page, config, files, lang: str, markdown: str, results: dict) -
                    line_offset=front_matter_lines(page, markdown),
                    edition=config.extra.get("edition", "open"),
                    repository_url=config.extra.get("repository_url"),
-                   source_url=relative_link(page, files, editions.SOURCE_ARCHIVE))
+                   colab_links=config.extra.get("colab_links"),
+                   source_url=relative_link(page, files, editions.CODE_ARCHIVE))
 
 
 def source_name(page, config) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from tutorial_code.tasks.digits import DIGIT0, EOS, make_pairs, mirror_index, sequence_keys
+from tutorial_code.tasks.digits import DIGIT0, make_pairs, mirror_index, sequence_keys
 
 
 def random_digits(n: int, length: int, gen: torch.Generator) -> Tensor:

@@ -40,5 +40,5 @@ Write ``pagedata/<name>.py`` (``<name>`` as the experiment's compute module) wit
 
 No registration is needed: the build looks for ``pagedata/<name>.py`` of every experiment in
 :data:`tutorial_code.experiments.EXPERIMENTS`. A file a page loads is served by the build when
-it is listed (for models: ``MODELS`` in ``scripts/coursebuild/served_models.py``).
+it is listed (for models: ``MODELS`` in ``scripts/coursebuild/outputs/models.py``).
 """

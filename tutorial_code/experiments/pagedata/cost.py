@@ -38,8 +38,10 @@ CLAIMS = {  # timings lesson 9 describes in words
 LLAMA2_70B = {"layers": 80, "D": 8192, "h": 64, "kv_heads": 8, "context": 4096, "number_bytes": 2}
 
 
-def kv_memory(cfg: Config) -> dict:
+def kv_memory(cfg) -> dict:
     """Bytes of the key/value cache: 2 (K and V) · layers · L · (kv heads · d_k) · bytes per number.
+
+    ``cfg`` is the ``cost`` experiment's ``Config`` (its ``gen_lengths``).
 
     For this course's decoder (float32) at the page's longest generation, and for Llama 2 70B
     at its full context with one key/value head per query head (multi-head), its 8 groups

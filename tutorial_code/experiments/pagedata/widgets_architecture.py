@@ -204,7 +204,7 @@ def kv_steps(vocab_size: int, steps: int) -> dict:
     for mode, use_cache in (("cache", True), ("no_cache", False)):
         seen = []
         hook = model.decoder.layers[0].self_attn.register_forward_hook(
-            lambda _, args, res: seen.append((args[0].size(1), res[1].size(-2) * res[1].size(-1))))
+            lambda _, args, res, seen=seen: seen.append((args[0].size(1), res[1].size(-2) * res[1].size(-1))))
         try:
             tc.generate(model, prompt, steps, use_cache=use_cache)
         finally:

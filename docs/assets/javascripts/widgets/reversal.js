@@ -1,17 +1,11 @@
 // @ts-check
-// Lesson 8 widget: the site's trained reversal model, run in the page (transformer.js).
-//
-// The page holds <div class="widget" data-widget="reversal" data-model="reversal">; the build
-// adds data-model-url (scripts/coursebuild/outputs/models.py). Without JavaScript the div stays
-// empty and the lesson's static figure and numbers tell the same story. The weights load only
-// when the widget comes into view. Labels follow the page's language (<html lang>).
-//
-// The model the reader trains in the page (widgets/train.js) can take the site's model's place:
-// train.js dispatches "course:trained-model" on the document with detail {config, tokens,
-// weights: {name: {rows, cols, data}}, tied, steps, exact, length}; the widget builds that model
-// with Transformer.fromTensors (as Trainer.initModel does), says which model is in use, takes
-// its digit limits from it (`length` digits; the site's model: its manifest's max_digits),
-// decodes the current input again, and offers a button back to the site's model.
+// Lesson 8 widget: the site's trained reversal model, run in the page (transformer.js). The
+// build adds data-model-url (scripts/coursebuild/outputs/models.py); without JavaScript the
+// lesson's static figure tells the same story. The weights load when the widget comes into view.
+// The reader's model (widgets/train.js) can take the site's model's place: a
+// "course:trained-model" event's detail {config, tokens, weights: {name: {rows, cols, data}},
+// tied, steps, exact, length} is built with Transformer.fromTensors; its digit limit is
+// `length` (the site's model: its manifest's max_digits); a button goes back.
 (function () {
   "use strict";
 
@@ -29,7 +23,7 @@
       short: function (max) { return "이 모델은 " + max + "자리 숫자로만 학습했습니다. " + max + "자리가 아니면 틀린 답을 쓸 수 있습니다."; },
       siteModel: function (max) { return "사용 중인 모델: 사이트의 모델 (빌드가 " + max + "자리 숫자로 학습시킨 모델)"; },
       trainedModel: function (steps, exact, max) {
-        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "스텝 학습, 테스트 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
+        return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "스텝 학습, 검증 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
       },
       back: "사이트의 모델로 돌아가기",
       type: function (max) { return "숫자를 " + max + "개까지 입력하고 디코딩을 누르세요."; },
@@ -67,7 +61,7 @@
       short: function (max) { return "The model was trained on " + max + "-digit sequences only; with another length it may write a wrong answer."; },
       siteModel: function (max) { return "Model in use: the site's model (trained by the build on " + max + "-digit sequences)."; },
       trainedModel: function (steps, exact, max) {
-        return "Model in use: the model you trained: " + steps + " steps, exact match on the test sequences " + exact + " (trained on " + max + "-digit sequences).";
+        return "Model in use: the model you trained: " + steps + " steps, exact match on the validation sequences " + exact + " (trained on " + max + "-digit sequences).";
       },
       back: "Back to the site's model",
       type: function (max) { return "Type up to " + max + " digits and press Decode."; },
@@ -319,10 +313,9 @@
     });
   }
 
-  // the model of a "course:trained-model" event's detail, as Trainer.initModel builds one: the
-  // trainer's config with LayerNorm's eps and the padding id, the tensors copied (the trainer may
-  // go on changing its own), the output projection tied as the detail says. A detail that cannot
-  // make a working model throws a problem: the key of LABELS.*.problems and its arguments.
+  // the model of an event's detail, as TrainerTask.initModel builds one (the tensors copied: the
+  // trainer may go on changing its own); a detail that cannot make a working model throws a
+  // problem (a key of LABELS.*.problems and its arguments)
   function problem(key) {
     const error = /** @type {Error & {problem: string, args: string[]}} */ (new Error(key));
     error.problem = key;
