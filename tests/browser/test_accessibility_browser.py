@@ -161,3 +161,14 @@ def test_axe_finds_what_it_should(browser, site_url):
         context.close()
     assert {"color-contrast", "scrollable-region-focusable", "aria-dialog-name"} <= ids, ids
 
+
+
+def test_a_copy_button_keeps_its_name_while_its_tooltip_shows(site_page, site_url):
+    """Material's tooltip takes a copy button's title (its only name) away while it shows, on
+    hover or focus; assets/javascripts/a11y.js keeps the title's words as the button's aria-label."""
+    assert site_page.goto(site_url + "lessons/library-qkv/", wait_until="networkidle").ok
+    button = site_page.locator(".md-code__button").first
+    title = button.get_attribute("title")
+    button.hover()
+    site_page.wait_for_function("() => !document.querySelector('.md-code__button').hasAttribute('title')")
+    assert title and button.get_attribute("aria-label") == title

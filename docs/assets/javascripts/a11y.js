@@ -13,6 +13,9 @@
 // - Every code block's copy button sits in a <nav class="md-code__nav">: a page with twenty
 //   code blocks has twenty unnamed navigation landmarks (landmark-unique). A copy button is
 //   not navigation: the box loses its landmark role (role="none", which <nav> allows).
+// - A copy button's only name is its title, and Material's tooltip takes the title away while it
+//   shows (on hover or focus, just when a screen reader reads the button; axe: button-name): the
+//   button keeps the title's words, already in the page's language, as its aria-label.
 // - A table header that holds only a formula (a column "$d_k$") is empty to assistive
 //   technology once KaTeX has drawn it (axe: empty-table-header; axe does not read KaTeX's
 //   MathML): it gets the formula's TeX source as visually hidden text.
@@ -47,6 +50,8 @@
     const input = document.querySelector(".md-search__input")
     if (search && input) search.setAttribute("aria-label", input.getAttribute("aria-label") || "Search")
     for (const nav of document.querySelectorAll("nav.md-code__nav:not([role])")) nav.setAttribute("role", "none")
+    for (const button of document.querySelectorAll(".md-code__button[title]:not([aria-label])"))
+      button.setAttribute("aria-label", button.getAttribute("title") || "")
   }
 
   const mathHeaders = () => {
