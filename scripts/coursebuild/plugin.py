@@ -69,6 +69,7 @@ from .pages import markers, nav
 from .pages.site import page_context, source_name
 from .paths import DEFAULT_OUT, REPO_ROOT
 from .pipeline import site as experiments
+from . import writer
 from .state import AFTER_I18N, BEFORE_I18N, building_language, build_state, default_language, \
     once_per_build, page_language
 
@@ -96,6 +97,16 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def __init__(self):
         super().__init__()
         self.repository: colab.Repository | None = None  # the one 'Open in Colab' names
+        self.command: str | None = None  # "build", "serve" or "gh-deploy" (on_startup)
+        self.dirty = False
+        self.writer: writer.Session | None = None  # the writer's mode of mkdocs serve, if asked for
+
+    # ------------------------------------------------------------ the command
+
+    def on_startup(self, *, command, dirty):
+        # having this event keeps the plugin for the whole of `mkdocs serve` (MkDocs' rule), so
+        # the writer's mode can carry what one rebuild made over to the next
+        self.command, self.dirty = command, dirty
 
     # ------------------------------------------------------------ configuration
 
@@ -103,6 +114,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def on_config(self, config: MkDocsConfig):
         fixes.check_versions()
         try:
+            lang = writer.requested(self.command)
             # static-i18n calls on_config once per language: filling is idempotent
             config.nav = nav.fill(config.nav)
             i18n = config.plugins.get("i18n")
@@ -110,6 +122,10 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                 if language.locale != default_language(config) and language.build:
                     language["nav_translations"] = nav.merge_translations(
                         language.nav_translations, language.locale)
+            if lang is not None:  # the writer's mode: one language (after its translations)
+                if self.writer is None:
+                    self.writer = writer.Session(lang, self.dirty)
+                writer.one_language(config, lang)
             edition = editions.current()
             source = colab.resolve(config.extra.get("colab"), config.repo_url, REPO_ROOT)
             if edition == "student":  # never the source repository: it holds the answers
@@ -119,7 +135,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
                 self.repository = source
         except KeyError as exc:
             raise PluginError(exc.args[0]) from None
-        except (colab.ColabConfigError, editions.EditionError) as exc:
+        except (colab.ColabConfigError, editions.EditionError, writer.WriterError) as exc:
             raise PluginError(str(exc)) from None
         if edition == "student":
             # no header link, no "edit this page", no git clone: the pages name no repository
@@ -141,15 +157,25 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return material_fixes.search_on_input_config(config)
 
     def on_pre_build(self, config: MkDocsConfig):
+        if self.writer is not None and once_per_build(config, "writer"):
+            self.writer.start_build()
         if self.config.notebooks and once_per_build(config, "notebooks"):
-            try:
-                built = notebooks.build_all(NOTEBOOK_CACHE, log=log.info)
-            except notebooks.NotebookError as exc:
-                raise PluginError(f"lab notebooks: {exc}") from None
-            for path in notebooks.write_site(Path(config.docs_dir), built):
-                log.info("notebooks: wrote %s", path.relative_to(config.docs_dir))
+            self._keep("notebooks", lambda: self._notebooks(config))
         if once_per_build(config, "experiments"):
-            experiments.run_once(config)
+            experiments.use_report(config, self._keep("report", lambda: experiments.run_once(config)))
+
+    def _keep(self, name: str, make):
+        """``make()``; in the writer's mode, what the last make made while nothing it uses changed."""
+        return make() if self.writer is None else self.writer.keep(name, make)
+
+    def _notebooks(self, config: MkDocsConfig) -> bool:
+        try:
+            built = notebooks.build_all(NOTEBOOK_CACHE, log=log.info)
+        except notebooks.NotebookError as exc:
+            raise PluginError(f"lab notebooks: {exc}") from None
+        for path in notebooks.write_site(Path(config.docs_dir), built):
+            log.info("notebooks: wrote %s", path.relative_to(config.docs_dir))
+        return True
 
     # ------------------------------------------------------------ files
 
@@ -159,7 +185,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             files = jupyter_fixes.notebooks_as_pages(files, config)
         files = experiments.add_figures(files, config)
         files = models.add_files(files, config, experiments.report(config))
-        for uri, path in self._handouts(config).items() if self.config.handouts else ():
+        for uri, path in self._keep("handouts", lambda: self._handouts(config)).items() if self.config.handouts else ():
             _add(files, config, uri, path)
         return material_fixes.search_on_input_files(files, config)
 
@@ -169,11 +195,13 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         if edition == "student":
             for file in [f for f in files if editions.is_instructor_page(f.src_uri)]:
                 files.remove(file)
+        if self.writer is not None and self.writer.every_page:
+            writer.mark_every_page_modified(files)
         if not self.config.instructor_pack:
             return files
         state = build_state(config, "code_archive")  # made once per build, a file of each language
         if "path" not in state:
-            state["path"] = editions.write_code_archive(DOWNLOADS / "course-code.zip")
+            state["path"] = self._keep("code archive", lambda: editions.write_code_archive(DOWNLOADS / "course-code.zip"))
         _add(files, config, editions.CODE_ARCHIVE, state["path"])
         return files
 
@@ -294,8 +322,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def _post_build_outputs(self, config: MkDocsConfig):
         if config.plugins.get("i18n") is not None and not i18n_fixes.after_last_language(config):
             return
-        if self.config.instructor_pack:
-            self._instructor_pack(config)
+        if self.config.instructor_pack and (self.writer is None or self.writer.first_build()):
+            self._instructor_pack(config)  # the writer's mode: made by the first build, then kept
         for path in search.index_files(Path(config.site_dir), default_language(config)).values():
             if _has_search(config) and path.exists():
                 search.rewrite_index_file(path, search.refine_index)

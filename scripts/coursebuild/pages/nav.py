@@ -47,6 +47,16 @@ def fill(nav):
     return nav
 
 
+def translate(nav, mapping: dict[str, str]):
+    """``nav`` with its titles renamed by ``mapping`` (a language's nav_translations), for a build
+    in which that language is the default one (the writer's mode of ``mkdocs serve``)."""
+    if isinstance(nav, list):
+        return [translate(item, mapping) for item in nav]
+    if isinstance(nav, dict):
+        return {mapping.get(key, key): translate(value, mapping) for key, value in nav.items()}
+    return nav
+
+
 def translations(lang: str) -> dict[str, str]:
     """The lesson titles of the default language mapped to ``lang``'s (nav_translations)."""
     return {title(lesson, LANGS[0]): title(lesson, lang) for lesson in LESSONS}

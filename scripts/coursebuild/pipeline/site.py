@@ -1,4 +1,4 @@
-"""The pipeline in a site build: run it once per ``mkdocs build``, keep its report, add its figures.
+"""The pipeline in a site build: run it, keep its report for the build, add its figures.
 
 The pipeline runs as a child process (``scripts/run_experiments.py``), so ``mkdocs serve``
 always runs the current code; its stderr is relayed to the mkdocs log. Environment:
@@ -31,9 +31,10 @@ ASSET_ROOT = "assets/generated"
 _REPORT_ATTR = "_tutorial_experiments_report"
 
 
-def run_once(config):
-    """Run the pipeline once per ``mkdocs build`` (static-i18n calls build() per language
-    with the same config object, so the report is kept on it).
+def run_once(config) -> Report:
+    """Run the pipeline and return its report; the plugin runs it once per ``mkdocs build``
+    (static-i18n calls build() per language with the same config object) and keeps the report
+    on the config with :func:`use_report`.
 
     The pipeline runs in a child process: ``mkdocs serve`` keeps modules imported, so an
     edited experiment would otherwise run its old code under the new code's cache key.
@@ -53,6 +54,11 @@ def run_once(config):
     cache = run.provenance["cache"]
     log.info("experiments: pipeline ran: %d cached, %d computed, %.1fs, outputs in %s",
              cache["hits"], cache["misses"], run.provenance["run_wall_time_s"], run.out)
+    return run
+
+
+def use_report(config, run: Report) -> None:
+    """Keep ``run`` as this build's report (what :func:`report` returns)."""
     setattr(config, _REPORT_ATTR, run)
 
 
