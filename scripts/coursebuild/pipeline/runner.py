@@ -14,6 +14,11 @@ Each experiment goes through three stages, each with its own cache (:mod:`.store
    ``figures(results, lang, outdir)`` per language, cached under a key of the results, the
    page data and the drawing code.
 
+Each stage goes through :func:`.stage.cached` (reuse a checked entry, else make it in a staging
+folder and publish it whole) and supplies what differs: how a hit is checked, how an entry is
+made, the wording of its log lines. One run's settings (output folder, device, force, tiny,
+progress stream) travel as one :class:`RunSettings`, to worker processes too.
+
 Then every experiment's ``CLAIMS`` are checked against its results and page data; a claim
 that fails names the page and the sentence, after every entry has been cached, so fixing the
 sentence trains nothing. Gates and claims: :mod:`.checks`; provenance: :mod:`.provenance`.
@@ -34,8 +39,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from . import figure_layout, keys, registry, store
+import torch
+
+from . import figure_layout, keys, registry, stage, store
 from .checks import (ClaimError, check_claims, check_gates, checks_for, claims_for, gate_tree,  # noqa: F401
                      gates_for, lookup)
 from .context import RunContext, deterministic, device_name, pick_device, seed_everything
@@ -43,6 +51,24 @@ from .errors import ExperimentError
 from .provenance import provenance, utc_now
 
 log = logging.getLogger("tutorial_code.experiments")
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What one call of :func:`run_experiments` sets for every experiment it runs: the output
+    and cache folder, the device, ``force`` (recompute and redraw even valid entries), ``tiny``
+    (tiny configs, TINY_GATES and TINY_CLAIMS) and the progress stream (None: stderr). Worker
+    processes get a pickled copy (without the stream)."""
+
+    out_dir: Path
+    device: torch.device
+    force: bool = False
+    tiny: bool = False
+    stream: Any = None
+
+    def config(self, module):
+        """An experiment module's config at this run's sizes (``Config.tiny()`` or ``Config()``)."""
+        return module.Config.tiny() if self.tiny else module.Config()
 
 
 @dataclass
@@ -110,22 +136,24 @@ def run_experiments(
     """
     t_start = time.perf_counter()
     selected = registry.resolve(names)
-    dev = pick_device(device)
-    out_dir = store.check_writable(out if out is not None else store.DEFAULT_OUT)
-    report = Report(out=out_dir)
-    jobs = pick_jobs(jobs, dev)
-    keys = {n: _compute_key(n, dev, tiny) for n in selected}  # once: the source scan is not free
-    misses = [n for n in selected if force or not _cached(n, keys[n], out_dir)]
+    dev = pick_device(device)  # first: a bad device name creates no output folder
+    run = RunSettings(out_dir=store.check_writable(out if out is not None else store.DEFAULT_OUT),
+                      device=dev, force=force, tiny=tiny, stream=progress_stream)
+    report = Report(out=run.out_dir)
+    jobs = pick_jobs(jobs, run.device)
+    keys = {n: _compute_key(n, run) for n in selected}  # once: the source scan is not free
+    misses = [n for n in selected
+              if force or not stage.is_hit(store.COMPUTE, run.out_dir, n, keys[n][0])]
     together = [n for n in misses if n not in registry.ALONE] if jobs > 1 else []
-    together = start_order(together, jobs, earlier_times(out_dir, dev, tiny))
-    done = _run_in_workers(together, keys, out_dir, dev, force, tiny, jobs) if len(together) > 1 else {}
+    together = start_order(together, jobs, earlier_times(run.out_dir, run.device, tiny))
+    done = _run_in_workers(together, keys, run, jobs) if len(together) > 1 else {}
     for name in selected:
         if name not in done:
-            done[name] = _run_locked(name, keys[name], out_dir, dev, force, tiny, progress_stream)
+            done[name] = _run_locked(name, keys[name], run)
         report.outcomes.append(done[name])
     _check_claims(report.outcomes, tiny)
-    report.provenance = provenance(report, dev, device, tiny, time.perf_counter() - t_start)
-    store.write_json(out_dir / "provenance.json", report.provenance)
+    report.provenance = provenance(report, run.device, device, tiny, time.perf_counter() - t_start)
+    store.write_json(run.out_dir / "provenance.json", report.provenance)
     return report
 
 
@@ -208,37 +236,34 @@ def declared(name: str) -> dict:
             "claims": gate_tree(getattr(pmod, "CLAIMS", {}))}
 
 
-def _compute_key(name, dev, tiny) -> tuple[str, dict]:
+def _compute_key(name: str, run: RunSettings) -> tuple[str, dict]:
     """(key, parts) of ``name``'s compute entry (keys.cache_key of its config and sources)."""
-    module = registry.load(name)
-    cfg = module.Config.tiny() if tiny else module.Config()
-    return keys.cache_key(name, dataclasses.asdict(cfg), dev.type)
+    return keys.cache_key(name, dataclasses.asdict(run.config(registry.load(name))), run.device.type)
 
 
-def _cached(name, key: tuple[str, dict], out_dir) -> bool:
-    """Whether ``name``'s compute entry is a valid hit (its drawings may still be missing)."""
-    return store.verify_entry(store.entry_dir(out_dir, name, key[0]), key[0])[0] is not None
-
-
-def _run_locked(name, key, out_dir, dev, force, tiny, stream) -> Outcome:
+def _run_locked(name: str, key: tuple[str, dict], run: RunSettings) -> Outcome:
     wait = lambda lock: log.info("%s: waiting for another run to release %s", name, lock)  # noqa: E731
-    with store.locked(out_dir, name, on_wait=wait):
-        return _run_one(name, key, out_dir, dev, force, tiny, stream)
+    with store.locked(run.out_dir, name, on_wait=wait):
+        return _run_one(name, key, run)
 
 
-def _run_in_workers(names, keys, out_dir, dev, force, tiny, jobs) -> dict[str, Outcome]:
+def _run_in_workers(names: list[str], keys: dict[str, tuple[str, dict]], run: RunSettings,
+                    jobs: int) -> dict[str, Outcome]:
     """Compute and draw ``names`` in ``jobs`` worker processes; {name: outcome}.
 
     Each worker is a fresh interpreter (spawn) that seeds every experiment and fixes its CPU
-    threads as a sequential run does, so the numbers are the same. Experiments that time themselves (``registry.ALONE``) are
-    left to the caller, which runs them on their own afterwards.
+    threads as a sequential run does, so the numbers are the same. Experiments that time
+    themselves (``registry.ALONE``) are left to the caller, which runs them on their own
+    afterwards. Workers get ``run`` without its progress stream (a stream cannot be pickled;
+    theirs is stderr).
     """
     ctx = multiprocessing.get_context("spawn")
     level = logging.getLogger("tutorial_code").getEffectiveLevel()
     log.info("computing %s in %d processes", ", ".join(names), jobs)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
                              initargs=(level,)) as pool:
-        futures = {n: pool.submit(_run_locked, n, keys[n], out_dir, dev, force, tiny, None) for n in names}
+        in_worker = dataclasses.replace(run, stream=None)
+        futures = {n: pool.submit(_run_locked, n, keys[n], in_worker) for n in names}
         try:
             return {n: f.result() for n, f in futures.items()}
         except BaseException:
@@ -252,58 +277,43 @@ def _worker_init(level: int) -> None:
     logging.getLogger("tutorial_code").setLevel(level)
 
 
-def _run_one(name, key, out_dir, dev, force, tiny, stream) -> Outcome:
+def _run_one(name: str, key: tuple[str, dict], run: RunSettings) -> Outcome:
     t0 = time.perf_counter()
     module = registry.load(name)
-    status, entry, record = _compute_stage(name, module, key, out_dir, dev, force, tiny, stream)
-    cfg = module.Config.tiny() if tiny else module.Config()
-    page_status, page_entry, page = _pagedata_stage(name, cfg, entry, record, out_dir, force, tiny)
+    status, entry, record = _compute_stage(name, module, key, run)
+    page_status, page_entry, page = _pagedata_stage(name, run.config(module), entry, record, run)
     results = {**record["results"], **page}
     page_sha = store.sha256_file(page_entry / "page.json") if page_entry else None
-    # --tiny figures are never published: their text is not checked (as only TINY_GATES are)
-    drawing_status, drawing, drawn = _draw_stage(name, entry, results, page_sha, out_dir, force,
-                                                 check_layout=not tiny)
+    drawing_status, drawing, drawn = _draw_stage(name, entry, results, page_sha, run)
     record = {**record, "results": results, **declared(name), **drawn}
     return Outcome(name, status, entry, record, time.perf_counter() - t0, drawing, drawing_status,
                    page_entry, page_status)
 
 
-def _compute_stage(name, module, key, out_dir, dev, force, tiny, stream) -> tuple[str, Path, dict]:
-    """(status, entry, record) of the compute cache: reuse a valid entry or run and publish.
-    ``key``: (key, parts) from :func:`_compute_key`, worked out once per run."""
-    cfg = module.Config.tiny() if tiny else module.Config()
-    config = dataclasses.asdict(cfg)
-    key, parts = key
-    final = store.entry_dir(out_dir, name, key)
-    store.clean_stale(out_dir, name)
-    status = "miss"
-    if not force:
-        record, problem = store.verify_entry(final, key)
-        if record is not None:
-            check_gates(name, record["results"], gates_for(module, tiny), record["device"])
-            store.touch(final)
-            return "hit", final, record
-        if problem:
-            log.warning("cache entry for '%s' at %s is corrupt (%s); recomputing it",
-                        name, final, problem)
-            status = "recomputed"
-    staging = store.new_staging_dir(out_dir, name, key)
-    try:
-        record = _compute(name, module, cfg, config, key, dev, tiny, staging, stream)
-        store.write_manifest(staging, key, parts)  # last: an entry without it is never used
-        store.promote(staging, final)
-    finally:
-        store.discard(staging)  # no-op after a successful promote
-    store.prune(out_dir, name, keep=final)
-    log.info("%s: computed in %.1fs (%s)", name, record["wall_time_s"], status)
-    return status, final, record
+def _compute_stage(name: str, module, key: tuple[str, dict], run: RunSettings) -> tuple[str, Path, dict]:
+    """(status, entry, record) of the compute cache: reuse a valid entry (its gates checked) or
+    run and publish; "recomputed" when a corrupt entry was replaced. ``key``: (key, parts) from
+    :func:`_compute_key`, worked out once per run."""
+    gates = gates_for(module, run.tiny)
+
+    def on_hit(record: dict) -> dict:
+        check_gates(name, record["results"], gates, record["device"])
+        return record
+
+    return stage.cached(
+        store.COMPUTE, run.out_dir, name, *key, force=run.force, on_hit=on_hit,
+        make=lambda staging: _compute(name, module, key[0], run, staging),
+        corrupt="cache entry for '%s' at %s is corrupt (%s); recomputing it",
+        describe=lambda status, record, _: f"{name}: computed in {record['wall_time_s']:.1f}s ({status})")
 
 
-def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict:
+def _compute(name: str, module, key: str, run: RunSettings, staging: Path) -> dict:
     """Run, check gates, write results.json into ``staging``."""
+    cfg = run.config(module)
     seed = int(getattr(cfg, "seed", 0))
-    ctx = RunContext(name=name, device=dev, seed=seed, tiny=tiny,
-                     out_dir=staging / "files", progress_stream=stream)
+    dev = run.device
+    ctx = RunContext(name=name, device=dev, seed=seed, tiny=run.tiny,
+                     out_dir=staging / "files", progress_stream=run.stream)
     ctx.out_dir.mkdir()
     t0 = time.perf_counter()
     with deterministic():
@@ -314,12 +324,12 @@ def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict
         raise ExperimentError(f"{name}.run() must return a dict, not {type(raw).__name__}")
     # round-trip through JSON so the drawings see exactly what a cache hit would see
     results = json.loads(store.dumps(raw))
-    check_gates(name, results, gates_for(module, tiny), dev.type)
+    check_gates(name, results, gates_for(module, run.tiny), dev.type)
     record = {
         "experiment": name,
         "key": key,
-        "tiny": tiny,
-        "config": config,
+        "tiny": run.tiny,
+        "config": dataclasses.asdict(cfg),
         "results": results,
         "device": dev.type,
         "device_name": device_name(dev),
@@ -332,27 +342,21 @@ def _compute(name, module, cfg, config, key, dev, tiny, staging, stream) -> dict
     return record
 
 
-def _pagedata_stage(name, cfg, entry: Path, record: dict, out_dir, force, tiny) -> tuple[str, Path | None, dict]:
+def _pagedata_stage(name: str, cfg, entry: Path, record: dict, run: RunSettings) -> tuple[str, Path | None, dict]:
     """(status, entry, page data) of the page-data cache; ("none", None, {}) for an experiment
     without ``pagedata/<name>.py`` or without a ``page_data`` there. ``CHECKS`` are checked
-    on a hit too."""
+    on a hit too. A corrupt entry made again is a "miss"."""
     pmod = registry.load_pagedata(name)
     if not callable(getattr(pmod, "page_data", None)):
         return "none", None, {}
+    checks = checks_for(pmod, run.tiny)
     key, parts = keys.pagedata_key(name, store.sha256_file(entry / "results.json"))
-    final = store.entry_dir(out_dir, name, key, store.PAGEDATA)
-    store.clean_stale(out_dir, name, store.PAGEDATA)
-    checks = checks_for(pmod, tiny)
-    if not force:
-        page, problem = store.verify_entry(final, key, store.PAGEDATA)
-        if page is not None:
-            check_gates(name, {**record["results"], **page["data"]}, checks, record["device"])
-            store.touch(final)
-            return "hit", final, page["data"]
-        if problem:
-            log.warning("page data of '%s' at %s is corrupt (%s); making it again", name, final, problem)
-    staging = store.new_staging_dir(out_dir, name, key, store.PAGEDATA)
-    try:
+
+    def on_hit(page: dict) -> dict:
+        check_gates(name, {**record["results"], **page["data"]}, checks, record["device"])
+        return page["data"]
+
+    def make(staging: Path) -> dict:
         t0 = time.perf_counter()
         (staging / "files").mkdir()
         with deterministic():
@@ -368,45 +372,44 @@ def _pagedata_stage(name, cfg, entry: Path, record: dict, out_dir, force, tiny) 
         check_gates(name, {**record["results"], **data}, checks, record["device"])
         store.write_json(staging / "page.json", {"experiment": name, "key": key, "data": data,
                                                  "time_s": round(time.perf_counter() - t0, 3)})
-        store.write_manifest(staging, key, parts, store.PAGEDATA)
-        store.promote(staging, final)
-    finally:
-        store.discard(staging)
-    store.prune(out_dir, name, keep=final, kind=store.PAGEDATA)
-    log.info("%s: page data made in %.1fs", name, time.perf_counter() - t0)
-    return "miss", final, data
+        return data
+
+    status, final, data = stage.cached(
+        store.PAGEDATA, run.out_dir, name, key, parts, force=run.force, on_hit=on_hit, make=make,
+        corrupt="page data of '%s' at %s is corrupt (%s); making it again",
+        describe=lambda status, data, seconds: f"{name}: page data made in {seconds:.1f}s")
+    return _hit_or_miss(status), final, data
 
 
-def _draw_stage(name, entry: Path, results: dict, page_sha: str | None, out_dir, force,
-                check_layout: bool = True) -> tuple[str, Path, dict]:
+def _draw_stage(name: str, entry: Path, results: dict, page_sha: str | None,
+                run: RunSettings) -> tuple[str, Path, dict]:
     """(status, entry, drawn) of the drawings cache: title, tables and figures of one result
-    (``results``: the computed results with the page data; ``page_sha``: page.json's sha256)."""
+    (``results``: the computed results with the page data; ``page_sha``: page.json's sha256).
+    A corrupt entry drawn again is a "miss". --tiny figures are never published, so their text
+    is not checked (as only TINY_GATES are)."""
     drawing = registry.load_drawing(name)
     key, parts = keys.drawing_key(name, store.sha256_file(entry / "results.json"), page_sha)
-    final = store.entry_dir(out_dir, name, key, store.DRAWINGS)
-    store.clean_stale(out_dir, name, store.DRAWINGS)
-    if not force:
-        drawn, problem = store.verify_entry(final, key, store.DRAWINGS)
-        if drawn is not None:
-            store.touch(final)
-            return "hit", final, _public(drawn)
-        if problem:
-            log.warning("drawings of '%s' at %s are corrupt (%s); drawing them again", name, final, problem)
-    results_sha = parts["results_sha256"]
-    lang_keys = {lang: keys.language_key(name, results_sha, drawing.LABELS[lang], lang, page_sha)
-                 for lang in store.LANGS}
-    reuse = _reusable_figures(out_dir, name, lang_keys)
-    staging = store.new_staging_dir(out_dir, name, key, store.DRAWINGS)
-    try:
-        drawn = _draw(name, drawing, results, key, staging, lang_keys, reuse, check_layout)
-        store.write_manifest(staging, key, parts, store.DRAWINGS)
-        store.promote(staging, final)
-    finally:
-        store.discard(staging)
-    store.prune(out_dir, name, keep=final, kind=store.DRAWINGS)
-    copied = f" ({', '.join(drawn['copied'])} copied: unchanged)" if drawn["copied"] else ""
-    log.info("%s: drawn in %.1fs%s", name, drawn["figure_time_s"], copied)
-    return "miss", final, _public(drawn)
+
+    def make(staging: Path) -> dict:
+        lang_keys = {lang: keys.language_key(name, parts["results_sha256"], drawing.LABELS[lang], lang, page_sha)
+                     for lang in store.LANGS}
+        reuse = _reusable_figures(run.out_dir, name, lang_keys)
+        return _draw(name, drawing, results, key, staging, lang_keys, reuse, check_layout=not run.tiny)
+
+    def describe(status: str, drawn: dict, seconds: float) -> str:
+        copied = f" ({', '.join(drawn['copied'])} copied: unchanged)" if drawn["copied"] else ""
+        return f"{name}: drawn in {drawn['figure_time_s']:.1f}s{copied}"
+
+    status, final, drawn = stage.cached(
+        store.DRAWINGS, run.out_dir, name, key, parts, force=run.force, make=make, describe=describe,
+        corrupt="drawings of '%s' at %s are corrupt (%s); drawing them again")
+    return _hit_or_miss(status), final, _public(drawn)
+
+
+def _hit_or_miss(status: str) -> str:
+    """The page-data and drawing statuses: "hit" or "miss" (a corrupt entry made again is a
+    miss; only the compute stage reports "recomputed")."""
+    return "miss" if status == "recomputed" else status
 
 
 def _public(drawn: dict) -> dict:
