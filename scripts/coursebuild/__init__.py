@@ -9,6 +9,7 @@ call into these parts, each a folder that says what it is:
 * :mod:`coursebuild.course` — the lessons, defined once; :mod:`coursebuild.paths` — where things are;
   :mod:`coursebuild.state` — what lasts one build (languages, work done once);
   :mod:`coursebuild.atomic` — the one way a file is written (whole or not at all);
+  :mod:`coursebuild.writer` — the writer's mode of ``mkdocs serve`` (one language, the saved page);
 * :mod:`coursebuild.text` — Korean particles after numbers (:mod:`coursebuild.text.josa`);
 * :mod:`coursebuild.content` — what ``docs/`` holds besides pages: check questions and
   assignments, self-checks, the glossary, the references;

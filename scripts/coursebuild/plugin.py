@@ -10,13 +10,18 @@ Material's search plugin, which indexes a page in ``on_page_context`` at 0:
 ==========================  ========  =========================================================
 event                       priority  what happens, in this order
 ==========================  ========  =========================================================
-on_config                   0         plugin versions checked; lessons into the navigation;
+on_startup                            the command (``mkdocs serve``: the plugin is kept between
+                                      rebuilds, and ``COURSE_SERVE`` asks for the writer's mode,
+                                      :mod:`coursebuild.writer`)
+on_config                   0         the writer's mode: one language; plugin versions checked;
+                                      lessons into the navigation;
                                       the edition (the student one drops the instructors'
                                       pages and every link to the source repository); the
                                       repository the notebooks' Colab links name; the
                                       search box's script
 on_pre_build                0         lab notebooks built and executed (cached); experiments
-                                      run through their cache (a child process)
+                                      run through their cache (a child process); the writer's
+                                      mode keeps both until ``tutorial_code/`` changes
 on_files                    -200      after static-i18n: notebooks made pages again; figures,
                                       exported models, handouts, the search script added
 on_files                    -210      the student edition drops the instructors' pages; the
