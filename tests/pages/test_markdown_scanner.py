@@ -137,6 +137,11 @@ def test_a_heading_in_front_matter_is_no_section():
     assert markdown.sections("---\nx: 1\n---\n## A { #a }\nText") == {"a": "## A { #a }\nText"}
 
 
+def test_two_sections_with_one_id_are_an_error_that_names_the_lines():
+    with pytest.raises(ValueError, match=r"#recap \(lines 1 and 3\)"):
+        markdown.sections("## Recap { #recap }\nA\n## Again { #recap }\nB")
+
+
 def test_only_display_math_has_a_formula():
     with pytest.raises(ValueError, match="only display math"):
-        markdown.blocks("Text")[0].formula
+        _ = markdown.blocks("Text")[0].formula

@@ -74,7 +74,7 @@ class Block:
     indent: int = 0                    # spaces before its first line
     level: int = 0                     # heading: 1 to 6
     id: str | None = None              # heading: its { #id }
-    title: str | None = None           # heading, open box, list item: its text (see the rules)
+    title: str | None = None           # heading, open or folded box, list item: its text (see the rules)
     name: str = ""                     # fence: its mark; open or folded box: its type; marker: its name
     info: str = ""                     # fence: what follows the mark (the language)
     body: tuple[Block, ...] = ()       # folded box: the blocks of its lines after the first
@@ -110,18 +110,24 @@ def blocks(text: str) -> list[Block]:
 
 def sections(text: str) -> dict[str, str]:
     """A page's ``## … { #id }`` sections: id -> its text, from its heading line up to the next
-    heading of level 1 or 2 (the text's own characters, line ends included)."""
+    heading of level 1 or 2 (the text's own characters, line ends included). Two sections with
+    one id are an error (a link to it could not say which it means)."""
     found = blocks(text)
     offsets = [0]
     for line in text.split("\n"):
         offsets.append(offsets[-1] + len(line) + 1)
     offsets[-1] = len(text)
     heads = [b for b in found if b.kind == "heading" and b.level <= 2]
-    out = {}
+    out: dict[str, str] = {}
+    first: dict[str, int] = {}
     for k, head in enumerate(heads):
         if head.level == 2 and head.id is not None:
+            if head.id in first:
+                raise ValueError(f"two sections have the id #{head.id} (lines {first[head.id] + 1} and "
+                                 f"{head.start + 1}); give each ## heading its own {{ #id }}")
+            first[head.id] = head.start
             end = heads[k + 1].start if k + 1 < len(heads) else len(offsets) - 1
-            out.setdefault(head.id, text[offsets[head.start]:offsets[end]])
+            out[head.id] = text[offsets[head.start]:offsets[end]]
     return out
 
 
