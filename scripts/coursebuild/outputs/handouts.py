@@ -39,6 +39,7 @@ from ..content import questions
 from ..pages import kinds
 from ..paths import DOCS, REPO_ROOT
 from ..state import build_state
+from ..text import markdown as scanner
 from . import editions
 
 ASSET_DIR = "assets/handouts"  # in the site: assets/handouts/<lang>/<lesson-NN-slug>.pdf
@@ -275,92 +276,55 @@ class Content:
                 "questions": [(q.html, q.hint, q.answer) for q in self.questions]}
 
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _FIG = re.compile(r"\[\[fig:([\w-]+)\.([\w-]+)(?:\|([^\]]*))?\]\]")
-_SKIP_LINE = re.compile(r"^\s*(\[\[(table|widget|code|questions|answers|reading-time)[:\]]|\||<)")
+# blocks (coursebuild.text.markdown) not on a handout: code, folded boxes, tables, markers
+# (widgets, code, questions), raw HTML
+_LEFT_OUT = ("front-matter", "blank", "fence", "folded", "table", "marker", "html")
 
 
 def section(markdown: str, anchor: str) -> str:
-    """The text of the ``## … { #anchor }`` section (to the next ``##``), or ''."""
-    m = re.search(r"^## .*\{\s*#" + re.escape(anchor) + r"[\s}].*$", markdown, re.M)
-    if not m:
-        return ""
-    nxt = re.search(r"^## ", markdown[m.end():], re.M)
-    return markdown[m.end(): m.end() + nxt.start() if nxt else len(markdown)]
+    """The text of the ``## … { #anchor }`` section after its heading line (to the next ``##``),
+    or ''."""
+    text = scanner.sections(markdown).get(anchor, "")
+    return text[text.index("\n"):] if "\n" in text else ""
+
+
+def _equations(formula: str) -> list[Block]:
+    """A displayed formula's rows (``\\`` splits them), each cut at its result where it has one."""
+    latex = " ".join(line.strip() for line in formula.split("\n")).strip()
+    out = []
+    for row in re.split(r"\\\\", re.sub(r"\\(?:begin|end)\{[a-z*]+\}", "", latex)):
+        row = row.replace("&", " ").strip()
+        if not row:
+            continue
+        split = _split_result(row)
+        if split:
+            out.append(Block("eq", math_to_html(split[0]), math_to_html(split[1])))
+        else:
+            out.append(Block("eq", math_to_html(row)))
+    return out
 
 
 def markdown_blocks(md: str) -> list[Block]:
     """Headings, paragraphs, list items and displayed formulas of Markdown with markers filled in;
     code, tables, widgets, raw HTML and folded ``???`` boxes are left out."""
-    lines = md.split("\n")
     blocks: list[Block] = []
-    para: list[str] = []
-
-    def flush():
-        if para:
-            text = " ".join(s.strip() for s in para)
-            item = re.match(r"^\s*(?:[-*+]|\d+\.)\s+(.*)", para[0])
-            if item:
-                text = " ".join([item[1]] + [s.strip() for s in para[1:]])
+    for b in scanner.blocks(md):
+        if b.kind in _LEFT_OUT:
+            continue
+        if b.kind == "math":
+            blocks.extend(_equations(b.formula))
+        elif b.kind == "heading":
+            blocks.append(Block("h", inline_html(b.title or "")))
+        elif b.kind == "open":
+            if b.title:
+                blocks.append(Block("p", "<b>" + inline_html(b.title) + "</b>"))
+        else:  # a paragraph or a list item
+            rest = [s.strip() for s in b.lines[1:]]
+            text = " ".join([b.title if b.kind == "item" else b.lines[0].strip()] + rest)
             if text.strip():
                 full, blanked = inline_html(text), inline_html(text, blank=True)
-                blocks.append(Block("li" if item else "p", blanked, full if full != blanked else ""))
-            para.clear()
-
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
-        if _FENCE.match(line):
-            flush()
-            mark = _FENCE.match(line)[1]
-            i += 1
-            while i < len(lines) and not lines[i].strip().startswith(mark):
-                i += 1
-        elif re.match(r"^\s*\?\?\?(?!\+)", line):  # a folded box: all of it, indented deeper
-            flush()
-            indent = len(line) - len(line.lstrip())
-            i += 1
-            while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent):
-                i += 1
-            continue
-        elif stripped.startswith("$$"):
-            flush()
-            body = [stripped[2:]]
-            if not (stripped.endswith("$$") and len(stripped) > 4):
-                i += 1
-                while i < len(lines) and "$$" not in lines[i]:
-                    body.append(lines[i].strip())
-                    i += 1
-                if i < len(lines):
-                    body.append(lines[i].strip())
-            latex = " ".join(body).replace("$$", " ").strip()
-            for row in re.split(r"\\\\", re.sub(r"\\(?:begin|end)\{[a-z*]+\}", "", latex)):
-                row = row.replace("&", " ").strip()
-                if not row:
-                    continue
-                split = _split_result(row)
-                if split:
-                    blocks.append(Block("eq", math_to_html(split[0]), math_to_html(split[1])))
-                else:
-                    blocks.append(Block("eq", math_to_html(row)))
-        elif stripped.startswith("#"):
-            flush()
-            blocks.append(Block("h", inline_html(re.sub(r"^#+\s*", "", stripped))))
-        elif not stripped or _SKIP_LINE.match(line):
-            flush()
-        elif re.match(r"^\s*(!!!|\?\?\?\+)", line):
-            flush()
-            title = re.search(r'"([^"]*)"', line)
-            if title:
-                blocks.append(Block("p", "<b>" + inline_html(title[1]) + "</b>"))
-        elif re.match(r"^\s*(?:[-*+]|\d+\.)\s", line):
-            flush()
-            para.append(line)
-        else:
-            para.append(line)
-        i += 1
-    flush()
+                blocks.append(Block("li" if b.kind == "item" else "p", blanked, full if full != blanked else ""))
     return blocks
 
 

@@ -36,6 +36,7 @@ from .. import atomic
 from ..content import glossary
 from ..course import LESSONS
 from ..paths import DOCS, LANGS
+from ..text import markdown as scanner
 
 # Material's search plugin indexes a page in its on_page_context (priority 0): what changes
 # what it reads runs at BEFORE_SEARCH, what puts the page back as shown at AFTER_SEARCH
@@ -122,7 +123,6 @@ def without_self_check_answers(html: str) -> str:
 
 # ---------------------------------------------------------------- the terms each lesson introduces
 
-_FENCE = re.compile(r"^(\s*)(```|~~~).*?^\1\2[^\S\n]*$", re.S | re.M)
 _MARKER = re.compile(r"\[\[[^\]]*\]\]")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
@@ -131,11 +131,28 @@ _HTML = re.compile(r"<[^>]+>|<!--.*?-->", re.S)
 _ATTRS = re.compile(r"\{[^{}\n]*\}")
 
 
+def _prose_lines(blocks) -> list[str]:
+    """The lines of ``blocks`` (:mod:`coursebuild.text.markdown`) a reader reads: no front
+    matter; a code fence or a displayed formula becomes one blank line; a folded box keeps its
+    title line and the prose of its body."""
+    lines: list[str] = []
+    for block in blocks:
+        if block.kind in ("fence", "math"):
+            lines.append(" ")
+        elif block.kind == "folded":
+            lines.append(block.lines[0])
+            lines.extend(_prose_lines(block.body))
+        elif block.kind != "front-matter":
+            lines.extend(block.lines)
+    return lines
+
+
 def prose(markdown: str) -> str:
     """A page's Markdown as a reader reads it: no code, markers, formulas, URLs or tags."""
-    for pattern in (_FENCE, _MARKER, _MATH, _INLINE_CODE, _LINK_TARGET, _HTML, _ATTRS):
-        markdown = pattern.sub(" ", markdown)
-    return markdown
+    text = "\n".join(_prose_lines(scanner.blocks(markdown)))
+    for pattern in (_MARKER, _MATH, _INLINE_CODE, _LINK_TARGET, _HTML, _ATTRS):
+        text = pattern.sub(" ", text)
+    return text
 
 
 _WORD = re.compile(r"[^\W_]+")

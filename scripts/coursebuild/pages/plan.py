@@ -35,6 +35,7 @@ from functools import lru_cache
 from ..course import LESSONS, SESSIONS, SLUGS
 from ..paths import DOCS, REPO_ROOT
 from ..content import questions
+from ..text import markdown
 from ..text.numbers import count_word
 from . import reading
 
@@ -73,14 +74,8 @@ class Study:
 
 def computations(text: str) -> int:
     """Displayed formulas of the core text (outside folded boxes and code) whose result is a
-    number of the build."""
-    token = "HANDCOMPUTATIONFORMULA"
-
-    def mark(m: re.Match) -> str:
-        return (m[1] + token) if _VALUE_RESULT.search(m[2]) else m[0]
-
-    marked = re.sub(r"^([ \t]*)\$\$(.*?)\$\$", mark, text, flags=re.M | re.S)
-    return sum(line.count(token) for line in reading.core_lines(marked))
+    number of the build: the page's top-level ``math`` blocks (:mod:`coursebuild.text.markdown`)."""
+    return sum(1 for b in markdown.blocks(text) if b.kind == "math" and _VALUE_RESULT.search(b.formula))
 
 
 def questions_of(number: int) -> int:

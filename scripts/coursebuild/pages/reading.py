@@ -10,7 +10,9 @@ What does not count: YAML front matter; fenced code and included code (``[[code:
 learner runs rather than reads; collapsed blocks (``??? note "…"``: asides, derivations, second
 examples, opened by whoever wants them); display math; the check questions (``[[questions:…]]``)
 and widgets (``[[widget:…]]``), which are worked and played with, and which the instructor guide
-times apart; HTML tags, link targets and attribute lists (``{ #id }``).
+times apart; HTML tags, link targets and attribute lists (``{ #id }``). Where each of these
+blocks begins and ends is :mod:`coursebuild.text.markdown`'s rule (the one the other parts of
+the build read pages by).
 
 Rates (minutes are ``units / rate + figures + tables``, rounded, at least 1):
 
@@ -44,18 +46,15 @@ from pathlib import Path
 
 from ..course import LESSONS, SLUGS
 from ..paths import DOCS
+from ..text import markdown
 
 EN_WORDS_PER_MINUTE = 200
 KO_SYLLABLES_PER_MINUTE = 370
 RATES = {"en": EN_WORDS_PER_MINUTE, "ko": KO_SYLLABLES_PER_MINUTE}
 BUDGET_MINUTES = 15  # core reading per lesson (COURSE_SPEC: "within about 15 minutes")
 
-_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
-_COLLAPSED = re.compile(r"^(\s*)\?\?\?(?!\+)\s")        # "??? note" folded; "???+" is open
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_MATH_BLOCK = re.compile(r"^\s*\$\$")
+NOT_READ = ("front-matter", "fence", "folded", "math")  # kinds of coursebuild.text.markdown blocks
 _FIG = re.compile(r"\[\[fig:[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)")
-_TABLE_MARKER = re.compile(r"^\s*\[\[table:[^\]]*\]\]\s*$")
 _NOT_READ_MARKER = re.compile(r"\[\[(?:code|questions|answers|widget|reading-time)(?::[^\]]*)?(?:\|[^\]]*)?\]\]")
 _VALUE = re.compile(r"\[\[[a-z][a-z0-9_-]*(?::[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -83,47 +82,15 @@ class Reading:
         return max(1, math.floor(self.minutes_exact + 0.5))
 
 
-def strip_front_matter(text: str) -> str:
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end >= 0:
-            return text[text.find("\n", end + 1) + 1 :] if "\n" in text[end + 1 :] else ""
-    return text
+def core_blocks(text: str) -> list[markdown.Block]:
+    """The blocks of a page that count as reading (:mod:`coursebuild.text.markdown`): all but
+    front matter, code fences, folded boxes and display math."""
+    return [b for b in markdown.blocks(text) if b.kind not in NOT_READ]
 
 
 def core_lines(text: str) -> list[str]:
-    """The lines that count as reading: no front matter, code fences, collapsed blocks, math."""
-    lines = strip_front_matter(text).split("\n")
-    kept, i = [], 0
-    while i < len(lines):
-        line = lines[i]
-        fence, folded = _FENCE.match(line), _COLLAPSED.match(line)
-        if fence:  # skip to the closing fence of the same character, at least as long
-            mark = fence[2]
-            i += 1
-            while i < len(lines) and not lines[i].strip().startswith(mark[0] * len(mark)):
-                i += 1
-        elif folded:  # the block is every following line that is blank or indented deeper
-            indent = len(folded[1])
-            i += 1
-            while i < len(lines) and (not lines[i].strip() or _indent(lines[i]) > indent):
-                i += 1
-            continue
-        elif _MATH_BLOCK.match(line):
-            if line.strip() != "$$" and line.strip().endswith("$$") and len(line.strip()) > 2:
-                pass  # "$$ x $$" on one line
-            else:
-                i += 1
-                while i < len(lines) and not lines[i].strip().endswith("$$"):
-                    i += 1
-        else:
-            kept.append(line)
-        i += 1
-    return kept
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
+    """The lines that count as reading: those of :func:`core_blocks`, in order."""
+    return [line for b in core_blocks(text) for line in b.lines]
 
 
 def measure(text: str, lang: str) -> Reading:
@@ -132,28 +99,24 @@ def measure(text: str, lang: str) -> Reading:
         raise ValueError(f"no reading rate for language {lang!r}; known: {', '.join(RATES)}")
     figures = tables = 0
     prose: list[str] = []
-    in_table = False
-    for line in core_lines(text):
-        if _TABLE_ROW.match(line):
-            tables += not in_table
-            in_table = True
-            continue
-        in_table = False
-        if _TABLE_MARKER.match(line):
+    for block in core_blocks(text):
+        if block.kind == "table" or (block.kind == "marker" and block.name == "table"):
             tables += 1
             continue
-        figures += len(_FIG.findall(line))
-        line = _FIG.sub(" ", line)
-        line = _NOT_READ_MARKER.sub(" ", line)
-        line = _VALUE.sub(" 0 ", line)
-        prose.append(line)
+        lines = list(block.lines)
+        if block.kind in ("heading", "item", "open"):  # the text, not the hashes, bullet or box type
+            lines[0] = block.title or ""
+        for line in lines:
+            figures += len(_FIG.findall(line))
+            line = _FIG.sub(" ", line)
+            line = _NOT_READ_MARKER.sub(" ", line)
+            line = _VALUE.sub(" 0 ", line)
+            prose.append(line)
     plain = "\n".join(prose)
     plain = _LINK.sub(r"\1", plain)
     plain = _ATTR.sub(" ", plain)
     plain = _TAG.sub(" ", plain)
     plain = _INLINE_MATH.sub(" x ", plain)
-    plain = re.sub(r"^\s*(?:!!!|\?\?\?\+)\s*[\w-]+", " ", plain, flags=re.M)  # the type, not the title
-    plain = re.sub(r"^\s*(?:#+|[-*+]|\d+\.)\s", " ", plain, flags=re.M)
     units = len(_HANGUL.findall(plain)) if lang == "ko" else len(_WORD.findall(plain))
     return Reading(units=units, figures=figures, tables=tables, lang=lang)
 
@@ -175,15 +138,10 @@ def ratio() -> float:
     return ko / en
 
 
-_SECTION = re.compile(r"^## .*?\{\s*#([\w-]+)[^}]*\}\s*$", re.M)
-
-
 def sections(text: str) -> dict[str, str]:
-    """A page's ``## … { #id }`` sections: id -> its text up to the next ``##`` heading."""
-    text = strip_front_matter(text)
-    found = list(_SECTION.finditer(text))
-    return {m[1]: text[m.start() : found[i + 1].start() if i + 1 < len(found) else len(text)]
-            for i, m in enumerate(found)}
+    """A page's ``## … { #id }`` sections: id -> its text up to the next ``##`` heading
+    (:func:`coursebuild.text.markdown.sections`)."""
+    return markdown.sections(text)
 
 
 def section_reading(slug: str, lang: str, ids: list[str]) -> Reading:
