@@ -206,10 +206,15 @@ def _move_into_place(stage: Path, target: Path) -> None:
 # ---------------------------------------------------------------- the code archive
 
 def code_parts(lang: str) -> list[tuple[str, str]]:
-    """What the code archive holds, as (what it is, its path) in ``lang``: :data:`CODE_PARTS`."""
+    """What the code archive holds, as (what it is, its path) in ``lang``: :data:`CODE_PARTS`, each
+    named by its ``archive.*`` text of ``content/ui/``."""
     what = {"tutorial_code/": ui.text(lang, "archive.course_code"), "scripts/": ui.text(lang, "archive.scripts"),
             "requirements.txt": ui.text(lang, "archive.requirements"),
             "pyproject.toml": ui.text(lang, "archive.pyproject")}
+    unnamed = [path for path in CODE_PARTS if path not in what]
+    if unnamed:
+        raise KeyError(f"editions.code_parts names no {unnamed}: add an archive.* text for each to "
+                       "scripts/coursebuild/content/ui/ko.yml and en.yml and look it up here")
     return [(what[path], path) for path in CODE_PARTS]
 
 
