@@ -80,13 +80,21 @@ def test_answers_refuse_to_render_in_the_student_edition_and_rubrics_are_left_ou
 # what no student may reach: the files that hold worked answers, rubrics or model answers, and
 # the pages that answer questions
 ANSWER_FILES = re.compile(r"(^|/)(docs|tests|questions)(/|$)|answer-key|instructor-guide|\.ya?ml$|mkdocs\.yml")
+# the build's own UI words (labels, headings; no question or answer): the archive's scripts read them
+UI_STRINGS = re.compile(r"scripts/coursebuild/content/ui/[a-z]{2}\.yml")
+
+
+def holds_answers(name: str) -> bool:
+    """Whether the archive's file ``name`` (a path in the repository) may hold answers."""
+    return bool(ANSWER_FILES.search(name)) and not UI_STRINGS.fullmatch(name)
 
 
 def test_the_code_archive_holds_the_code_its_readme_and_nothing_that_holds_answers(tmp_path):
     names = editions.code_files(REPO)
     assert any(n.startswith("tutorial_code/") for n in names) and "requirements.txt" in names
     assert "pyproject.toml" in names and "scripts/setup.sh" in names  # what the README's install runs
-    assert not [n for n in names if ANSWER_FILES.search(n)], "pages, questions and tests hold the answers"
+    assert not [n for n in names if holds_answers(n)], "pages, questions and tests hold the answers"
+    assert {"scripts/coursebuild/content/ui/ko.yml", "scripts/coursebuild/content/ui/en.yml"} <= set(names)
     assert {n.split("/", 1)[0] + ("/" if "/" in n else "") for n in names} == set(editions.CODE_PARTS)
     target = editions.write_code_archive(tmp_path / "a.zip", REPO)
     with zipfile.ZipFile(target) as archive:
@@ -276,7 +284,7 @@ def test_the_student_edition_names_no_place_that_holds_answers(student_site):
             if "gh-pages" in href and f"/github/{STUDENT_PUBLICATION}/blob/gh-pages/" not in href:
                 found.append(f"{rel} links a gh-pages branch other than the student publication's: {href}")
         if rel.endswith("!"):
-            found += [f"{rel} holds {n}" for n in text.splitlines() if ANSWER_FILES.search(n.split("/", 1)[-1])]
+            found += [f"{rel} holds {n}" for n in text.splitlines() if holds_answers(n.split("/", 1)[-1])]
     assert not found, "\n".join(found[:30])
     for prefix in ("", "en/"):
         for page in ("teaching/answer-key", "teaching/instructor-guide"):
@@ -346,7 +354,7 @@ def test_the_open_site_has_the_answer_key_and_the_pack_beside_it(built_site):
     with zipfile.ZipFile(built_site / editions.CODE_ARCHIVE) as archive:  # the same code in both editions
         names = archive.namelist()
     assert "attention-course/README.md" in names and "attention-course/tutorial_code/attention.py" in names
-    assert not [n for n in names if ANSWER_FILES.search(n.split("/", 1)[1])], "the code archive holds no answers"
+    assert not [n for n in names if holds_answers(n.split("/", 1)[1])], "the code archive holds no answers"
 
 
 @pytest.mark.slow

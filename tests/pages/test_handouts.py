@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from coursebuild.pipeline import site as pipeline_site
 from coursebuild.outputs import handouts
-from coursebuild.content import questions
+from coursebuild.content import questions, ui
 from coursebuild.course import LESSONS
 
 pytestmark = pytest.mark.slow
@@ -58,15 +58,15 @@ def test_every_lesson_has_a_student_handout(built_site, lang):
         if lang == "ko":
             assert any("NanumGothic" in name for name in used), f"{path.name}: no Korean font: {used}"
         text = pdf_text(reader)
-        words = handouts.WORDS[lang]
         assert squash(lesson.title[lang]) in squash(text), f"{path.name}: no title"
-        for heading in ("worked", "questions"):
-            assert squash(words[heading]) in squash(text), f"{path.name}: no '{words[heading]}'"
+        for heading in (ui.text(lang, "handout.worked"), ui.text(lang, "handout.questions")):
+            assert squash(heading) in squash(text), f"{path.name}: no '{heading}'"
         qs = questions.load()[lesson.number]["questions"]
         for n in range(1, len(qs) + 1):
-            assert squash(words["question"].format(n=n)) in squash(text), f"{path.name}: question {n} missing"
-        assert squash(words["question"].format(n=len(qs) + 1)) not in squash(text)
-        assert squash(words["answer"]) not in squash(text), f"{path.name}: the student handout shows answers"
+            assert squash(ui.text(lang, "handout.question", n=n)) in squash(text), f"{path.name}: question {n} missing"
+        assert squash(ui.text(lang, "handout.question", n=len(qs) + 1)) not in squash(text)
+        assert squash(ui.text(lang, "questions.answer")) not in squash(text), \
+            f"{path.name}: the student handout shows answers"
         if lesson.number in (2, 3, 4, 5, 6, 9):  # worked examples with formulas to work out
             assert handouts.BLANK in text, f"{path.name}: nothing to fill in"
 
@@ -91,7 +91,7 @@ def test_the_answered_version_holds_the_answers_and_reuses_its_cache(report, tmp
     out, made = handouts.handout_pdf(*args, tmp_path / "a.pdf", answers=True, cache=tmp_path / "c")
     assert made
     text = squash(pdf_text(PdfReader(out)))
-    assert squash(handouts.WORDS["en"]["answer"]) in text
+    assert squash(ui.text("en", "questions.answer")) in text
     assert handouts.BLANK not in text
     again, made = handouts.handout_pdf(*args, tmp_path / "b.pdf", answers=True, cache=tmp_path / "c")
     assert not made and again.read_bytes() == out.read_bytes()

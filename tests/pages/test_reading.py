@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from coursebuild.pages import plan, reading
+from coursebuild.content import ui
+from coursebuild.pages import reading
 from coursebuild.course import LESSONS, SLUGS
 from coursebuild.pages.kinds import context, render
 from coursebuild.pages.markers import MarkerError
@@ -127,13 +128,13 @@ def lesson_html(site, lang, slug):
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_built_lessons_show_their_time_end_with_a_recap_and_link_the_next(built_site, lang):
-    shown = plan.SHOWN[lang]
     for i, lesson in enumerate(LESSONS):
         html = lesson_html(built_site, lang, lesson.slug)
         minutes = reading.lesson_reading(lesson.slug, lang).minutes
         # right under the title
-        assert re.search(r"</h1>\s*<p><span class=\"reading-time\">" + re.escape(shown.format(n=minutes)), html), \
-            f"{lang}/{lesson.slug}: no '{shown.format(n=minutes)}' under the title"
+        shown = ui.text(lang, "reading.shown", n=minutes)
+        assert re.search(r"</h1>\s*<p><span class=\"reading-time\">" + re.escape(shown), html), \
+            f"{lang}/{lesson.slug}: no '{shown}' under the title"
         recap = re.search(r'<h2 id="recap">.*?<ul>(.*?)</ul>', html, re.S)
         assert recap and recap[1].count("<li>") == 3, f"{lang}/{lesson.slug}: recap is not three lines"
         # nothing but the pointer after the recap

@@ -23,6 +23,7 @@ import yaml
 
 from ..course import LESSONS
 from ..paths import DOCS
+from . import ui
 
 GLOSSARY = DOCS / "glossary.yml"
 FIELDS = ("id", "en", "ko", "en_def", "ko_def")
@@ -91,7 +92,8 @@ def load(path: Path = GLOSSARY) -> tuple[Term, ...]:
 def render_glossary(lang: str, terms: tuple[Term, ...] | None = None) -> str:
     """The glossary as a Markdown table in ``lang``, sorted by the term in that language."""
     terms = terms or load()
-    head = ("| 용어 | English | 뜻 |" if lang == "ko" else "| Term | 한국어 | Meaning |")
+    head = (f"| {ui.text(lang, 'glossary.column_term')} | {ui.text(lang, 'glossary.column_other')} | "
+            f"{ui.text(lang, 'glossary.column_meaning')} |")
     rows = [head, "|:---|:---|:---|"]
     for t in sorted(terms, key=lambda t: t.term(lang).lower()):
         other = t.en if lang == "ko" else t.ko

@@ -47,18 +47,10 @@ from pathlib import Path
 import yaml
 
 from ..paths import DOCS, LANGS
+from . import ui
 
 FOLDER = DOCS / "questions"
 ASSIGNMENTS = "assignments.yml"
-WORDS = {
-    "ko": {"hint": "힌트", "answer": "답과 풀이", "lesson": "{n}강", "key": "답안(강사용)",
-           "assignment": "과제 {n}", "task": "과제 내용", "hand_in": "제출할 것", "rubric": "평가 기준",
-           "criterion": "기준", "points": "배점", "total": "합계", "model": "모범 답안"},
-    "en": {"hint": "Hint", "answer": "Answer and worked steps", "lesson": "Lesson {n}", "key": "answer key (instructors)",
-           "assignment": "Assignment {n}", "task": "The task", "hand_in": "What to hand in", "rubric": "Rubric",
-           "criterion": "Criterion", "points": "Points", "total": "Total", "model": "Model answer"},
-}
-
 
 def entry_text(entry: dict, key: str, lang: str, where: str) -> str:
     """``entry[key]`` in ``lang`` (or ``entry[key]`` itself when it is one text), stripped;
@@ -164,27 +156,26 @@ def _indent(text: str) -> str:
 
 
 def render(kind: str, which: str, lang: str, lessons: dict[int, dict], answer_key_url: str | None = None) -> str:
-    w, out = WORDS[lang], []
+    out = []
     numbers = _selected(which, lessons)
     for n in numbers:
         data = lessons[n]
         if which == "all":
-            out.append(f"## {w['lesson'].format(n=n)}. {entry_text(data, 'title', lang, '')} {{ #lesson-{n} }}\n")
+            out.append(f"## {ui.text(lang, 'lesson.titled', n=n, title=entry_text(data, 'title', lang, ''))} {{ #lesson-{n} }}\n")
         for i, q in enumerate(data["questions"], 1):
             anchor = f"q-{q['id']}" if kind == "questions" else f"a-{q['id']}"
             out.append(f'<span id="{anchor}"></span>**{n}.{i}** {entry_text(q, lang, lang, "")}\n')
             if kind == "questions" and "hint" in q:
-                out.append(f'??? tip "{w["hint"]}"\n{_indent(entry_text(q, "hint", lang, ""))}\n')
+                out.append(f'??? tip "{ui.text(lang, "questions.hint")}"\n{_indent(entry_text(q, "hint", lang, ""))}\n')
             if kind == "answers":
-                out.append(f'??? success "{w["answer"]}"\n{_indent(entry_text(q, "answer", lang, ""))}\n')
+                out.append(f'??? success "{ui.text(lang, "questions.answer")}"\n{_indent(entry_text(q, "answer", lang, ""))}\n')
         if kind == "questions" and answer_key_url:
-            out.append(f"[{w['key']}]({answer_key_url}#lesson-{n})\n")
+            out.append(f"[{ui.text(lang, 'questions.key')}]({answer_key_url}#lesson-{n})\n")
     return "\n".join(out)
 
 
 def _rubric(a: dict, lang: str) -> str:
     """The rubric as a Markdown table: one criterion a row (on one line), then the total."""
-    w = WORDS[lang]
 
     def cell(item):  # one line; a "|" of the text is escaped, those of [[markers]] are not
         text = " ".join(entry_text(item, lang, lang, "").split())
@@ -192,30 +183,30 @@ def _rubric(a: dict, lang: str) -> str:
 
     rows = [f"| {cell(item)} | {item['points']} |" for item in a["rubric"]]
     total = sum(item["points"] for item in a["rubric"])
-    return "\n".join([f"| {w['criterion']} | {w['points']} |", "|:---|---:|", *rows,
-                      f"| **{w['total']}** | **{total}** |"])
+    return "\n".join([f"| {ui.text(lang, 'questions.criterion')} | {ui.text(lang, 'questions.points')} |",
+                      "|:---|---:|", *rows, f"| **{ui.text(lang, 'questions.total')}** | **{total}** |"])
 
 
 def render_assignments(kind: str, lang: str, assignments: list[dict], answer_key_url: str | None = None,
                        rubric: bool = True) -> str:
     """``kind`` "assignments": task, hand-in and rubric (``rubric=False``, the student edition:
     no rubric); "assignment-answers": rubric and model answer."""
-    w, out = WORDS[lang], []
+    out = []
     for n, a in enumerate(assignments, 1):
-        out.append(f"### {w['assignment'].format(n=n)}. {entry_text(a, 'title', lang, '')} {{ #assignment-{n} }}\n")
+        out.append(f"### {ui.text(lang, 'questions.assignment', n=n)}. {entry_text(a, 'title', lang, '')} {{ #assignment-{n} }}\n")
         task, hand_in = entry_text(a, "task", lang, ""), entry_text(a, "hand_in", lang, "")
         if kind == "assignments":
             out.append(f'<span id="q-{a["id"]}"></span>{task}\n')
-            out.append(f"**{w['hand_in']}**\n\n{hand_in}\n")
+            out.append(f"**{ui.text(lang, 'questions.hand_in')}**\n\n{hand_in}\n")
             if rubric:
-                out.append(f"**{w['rubric']}**\n\n{_rubric(a, lang)}\n")
+                out.append(f"**{ui.text(lang, 'questions.rubric')}**\n\n{_rubric(a, lang)}\n")
             if answer_key_url:
-                out.append(f"[{w['key']}]({answer_key_url}#assignment-{n})\n")
+                out.append(f"[{ui.text(lang, 'questions.key')}]({answer_key_url}#assignment-{n})\n")
         else:
-            out.append(f'<span id="a-{a["id"]}"></span>**{w["rubric"]}**\n\n{_rubric(a, lang)}\n')
-            out.append(f'??? abstract "{w["task"]}"\n{_indent(task)}\n\n'
-                       f'    **{w["hand_in"]}**\n\n{_indent(hand_in)}\n')
-            out.append(f'??? success "{w["model"]}"\n{_indent(entry_text(a, "answer", lang, ""))}\n')
+            out.append(f'<span id="a-{a["id"]}"></span>**{ui.text(lang, "questions.rubric")}**\n\n{_rubric(a, lang)}\n')
+            out.append(f'??? abstract "{ui.text(lang, "questions.task")}"\n{_indent(task)}\n\n'
+                       f'    **{ui.text(lang, "questions.hand_in")}**\n\n{_indent(hand_in)}\n')
+            out.append(f'??? success "{ui.text(lang, "questions.model")}"\n{_indent(entry_text(a, "answer", lang, ""))}\n')
     return "\n".join(out)
 
 

@@ -21,17 +21,10 @@ import yaml
 from ..course import LESSONS
 from ..outputs import editions
 from ..paths import DOCS
+from . import ui
 
 SOURCE = DOCS / "references.yml"
 _HEADING = re.compile(r"^#\s+(.*?)\s*(?:\{[^}]*\})?\s*$", re.M)
-_LABELS = {
-    "ko": {"work": "문헌", "id": "arXiv / DOI / 주소", "cited": "인용한 곳", "none": "이 페이지",
-           "figure": "그림", "shown": "나오는 강의", "idea": "아이디어의 출처", "works": "문헌",
-           "lesson": "{n}강", "own": "이 강좌"},
-    "en": {"work": "Work", "id": "arXiv / DOI / address", "cited": "Cited in", "none": "this page",
-           "figure": "Figure", "shown": "Shown in", "idea": "Where the idea comes from", "works": "Works",
-           "lesson": "Lesson {n}", "own": "this course"},
-}
 
 
 @functools.lru_cache(maxsize=1)
@@ -71,7 +64,7 @@ def _page_label(path: Path, lang: str) -> str:
     rel = path.relative_to(DOCS / lang).as_posix()
     for lesson in LESSONS:
         if rel == lesson.page:
-            return _LABELS[lang]["lesson"].format(n=lesson.number)
+            return ui.text(lang, "lesson.number", n=lesson.number)
     m = _HEADING.search(path.read_text(encoding="utf-8"))
     return m[1].strip() if m else rel
 
@@ -150,13 +143,14 @@ def references_marker(arg, fmt, ctx) -> str:
     """``[[references]]``: one row per work, sorted by first author and year."""
     if arg is not None or fmt is not None:
         raise ValueError("references takes no argument or format")
-    labels, works = _LABELS[ctx.lang], load()["works"]
+    works = load()["works"]
     missing = unlisted(ctx.lang, works)
     if missing:
         raise ValueError("cited but not in docs/references.yml (add each with authors, year, title, id, cite): "
                          + "; ".join(f"{w} on {', '.join(p)}" for w, p in missing.items()))
     own = (DOCS / ctx.lang / "references.md").read_text(encoding="utf-8")
-    rows = [f"| {labels['work']} | {labels['id']} | {labels['cited']} |", "|:---|:---|:---|"]
+    rows = [f"| {ui.text(ctx.lang, 'references.column_work')} | {ui.text(ctx.lang, 'references.column_id')} | "
+            f"{ui.text(ctx.lang, 'references.column_cited')} |", "|:---|:---|:---|"]
     for key, work in sorted(works.items(), key=lambda kv: (kv[1]["authors"].lower(), kv[1]["year"] or 0)):
         year = f" ({work['year']})" if work["year"] else ""
         # links are relative to the references page, which sits at the language root
@@ -167,7 +161,7 @@ def references_marker(arg, fmt, ctx) -> str:
             raise ValueError(f"docs/references.yml: work '{key}' is cited on no {ctx.lang} page (none of "
                              f"{work['cite']} appears): cite it where the page relies on it, or remove it")
         rows.append(f"| {work['authors']}{year}, *{work['title']}* | {link(work['id'])} | "
-                    f"{where or labels['none']} |")
+                    f"{where or ui.text(ctx.lang, 'references.this_page')} |")
     return "\n".join(rows)
 
 
@@ -175,7 +169,7 @@ def short_name(work: dict, lang: str) -> str:
     """"Vaswani et al. (2017)", "Carandini and Heeger (2012)", "Rush (2018)"."""
     names = [n.strip() for n in work["authors"].split(",")]
     if len(names) == 2:
-        who = f"{names[0]} {'and' if lang == 'en' else '·'} {names[1]}".replace(" · ", "·")
+        who = ui.text(lang, "references.two_authors", first=names[0], second=names[1])
     else:
         who = names[0] if len(names) == 1 or names[0].endswith("et al.") else f"{names[0]} et al."
     return f"{who} ({work['year']})" if work["year"] else who
@@ -191,9 +185,10 @@ def figure_sources_marker(arg, fmt, ctx) -> str:
     """``[[figure-sources]]``: every figure of this build's results, where it is shown, its origin."""
     if arg is not None or fmt is not None:
         raise ValueError("figure-sources takes no argument or format")
-    labels, data = _LABELS[ctx.lang], load()
+    data = load()
     notes, works = data.get("figures", {}), data["works"]
-    rows = [f"| {labels['figure']} | {labels['shown']} | {labels['idea']} | {labels['works']} |",
+    rows = [f"| {ui.text(ctx.lang, 'references.column_figure')} | {ui.text(ctx.lang, 'references.column_shown')} | "
+            f"{ui.text(ctx.lang, 'references.column_idea')} | {ui.text(ctx.lang, 'references.column_works')} |",
             "|:---|:---|:---|:---|"]
     for exp in sorted(ctx.results):
         record = ctx.results[exp]

@@ -55,18 +55,11 @@ import yaml
 from ..pages import results as results_lookup
 from .questions import entry_text
 from ..paths import DOCS, LANGS
+from . import ui
 
 SOURCE = DOCS / "questions" / "self-check.yml"
 TYPES = ("number", "choice")
 MIN_PER_LESSON = 3
-WORDS = {
-    "ko": {"title": "스스로 확인하기", "answer": "답", "submit": "확인", "hint": "힌트", "clear": "기록 지우기",
-           "intro": "답을 넣고 확인을 누르면 이 페이지가 바로 알려 줍니다. 맞힌 문제는 이 브라우저에만 기록됩니다.",
-           "choices": "보기"},
-    "en": {"title": "Check yourself", "answer": "Answer", "submit": "Check", "hint": "Hint", "clear": "Clear my progress",
-           "intro": "Enter an answer and press Check: the page tells you at once. What you got right is kept in this browser only.",
-           "choices": "Choices"},
-}
 _MD = {"extensions": ["pymdownx.arithmatex", "pymdownx.highlight", "pymdownx.superfences"],
        "extension_configs": {"pymdownx.arithmatex": {"generic": True}}}
 
@@ -201,11 +194,11 @@ def number_label(n: int, i: int) -> str:
 
 def render(n: int, questions: list[dict], ctx) -> str:
     """Lesson ``n``'s questions as one raw-HTML block (forms the widget script checks)."""
-    lang, w = ctx.lang, WORDS[ctx.lang]
+    lang = ctx.lang
     out = [f'<section class="self-check" data-self-check="{lang}:lesson-{n}" data-total="{len(questions)}" '
            f'data-lang="{lang}" aria-labelledby="self-check-{n}">',
-           f'<h3 id="self-check-{n}" class="self-check__title">{w["title"]}</h3>',
-           f'<p class="self-check__intro">{html.escape(w["intro"])}</p>',
+           f'<h3 id="self-check-{n}" class="self-check__title">{ui.text(lang, "selfcheck.title")}</h3>',
+           f'<p class="self-check__intro">{html.escape(ui.text(lang, "selfcheck.intro"))}</p>',
            '<p class="self-check__progress" aria-live="polite"></p>']
     for i, q in enumerate(questions, 1):
         qid, text = q["id"], to_html(filled(entry_text(q, lang, lang, q["id"]), ctx), inline=True)
@@ -216,7 +209,7 @@ def render(n: int, questions: list[dict], ctx) -> str:
         out.append(f'<fieldset><legend><span class="self-check__number">{number_label(n, i)}</span> '
                    f'<span class="self-check__text">{text}</span></legend>')
         if q["type"] == "number":
-            out.append(f'<label class="self-check__label" for="{qid}-input">{w["answer"]}</label> '
+            out.append(f'<label class="self-check__label" for="{qid}-input">{ui.text(lang, "selfcheck.answer")}</label> '
                        f'<input class="self-check__input" id="{qid}-input" name="answer" type="text" '
                        f'inputmode="decimal" autocomplete="off" spellcheck="false">')
         else:
@@ -224,11 +217,11 @@ def render(n: int, questions: list[dict], ctx) -> str:
                 label = to_html(filled(entry_text(c, lang, lang, qid), ctx), inline=True)
                 out.append(f'<label class="self-check__choice"><input type="radio" name="{qid}" value="{j}"'
                            f'{" data-correct" if c.get("correct") else ""}> <span>{label}</span></label>')
-        out.append(f'<button type="submit" class="md-button self-check__submit">{w["submit"]}</button>')
+        out.append(f'<button type="submit" class="md-button self-check__submit">{ui.text(lang, "selfcheck.submit")}</button>')
         out.append("</fieldset>")
         if "hint" in q:
             hint = to_html(filled(entry_text(q, "hint", lang, qid), ctx))
-            out.append(f'<details class="self-check__hint"><summary>{w["hint"]}</summary>{hint}</details>')
+            out.append(f'<details class="self-check__hint"><summary>{ui.text(lang, "questions.hint")}</summary>{hint}</details>')
         out.append('<div class="self-check__feedback" role="status" aria-live="polite" hidden></div>')
         if q["type"] == "number":
             explain = to_html(filled(entry_text(q, "explain", lang, qid), ctx))
@@ -238,7 +231,7 @@ def render(n: int, questions: list[dict], ctx) -> str:
                 why = to_html(filled(entry_text(c, "why", lang, qid), ctx))
                 out.append(f'<template class="self-check__why" data-choice="{j}">{why}</template>')
         out.append("</form>")
-    out.append(f'<button type="button" class="md-button self-check__clear">{w["clear"]}</button>')
+    out.append(f'<button type="button" class="md-button self-check__clear">{ui.text(lang, "selfcheck.clear")}</button>')
     out.append("</section>")
     return "\n".join(out) + "\n"
 

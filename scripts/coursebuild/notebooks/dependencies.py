@@ -29,17 +29,13 @@ from dataclasses import dataclass, field
 from pyflakes import checker as pyflakes_checker
 from pyflakes import messages as pyflakes_messages
 
+from ..content import ui
 from ..pages import code
 
 FORBIDDEN_IMPORTS = ("tutorial_code", "coursebuild")  # a fresh Colab runtime has neither
 IPYTHON_NAMES = ["display", "get_ipython", "In", "Out"]  # builtins of a Jupyter kernel
 # the package modules whose objects a notebook may ask for; experiments are pipeline code
 NOT_TEACHING = ("experiments", "notebooks")
-NEEDED_BY = {
-    "ko": "# {path}에서 가져옴: {users}에 필요",
-    "en": "# from {path}, needed by {users}",
-}
-MORE = {"ko": "{names} 외 {n}개", "en": "{names} and {n} more"}
 # the package's reading order (tutorial_code/__init__.py): pulled-in objects come in this order
 # wherever the dependencies leave a choice, so a notebook reads like the package
 READING_ORDER = ("attention", "masks", "multihead", "position", "layers", "models", "generate",
@@ -190,14 +186,14 @@ class Inliner:
             if lines:
                 lines += ["", ""]
             if obj != target:
-                lines.append(NEEDED_BY[self.lang].format(path=path_of(obj[0]), users=self._names(users[k])))
+                lines.append(ui.text(self.lang, "notebook.needed_by", path=path_of(obj[0]), users=self._names(users[k])))
             lines += code.source_of(*obj).splitlines()
         return lines
 
     def _names(self, users: list[str], shown: int = 3) -> str:
         if len(users) <= shown:
             return ", ".join(users)
-        return MORE[self.lang].format(names=", ".join(users[:shown]), n=len(users) - shown)
+        return ui.text(self.lang, "notebook.more", names=", ".join(users[:shown]), n=len(users) - shown)
 
     def _imports_for(self, order, where: str) -> list[str]:
         wanted: dict[str, str] = {}

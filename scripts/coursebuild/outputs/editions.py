@@ -24,7 +24,7 @@ blocks speak to the instructor of a student-edition class.
 
 **The code archive.** Both editions offer the same ``downloads/course-code.zip``
 (:data:`CODE_ARCHIVE`): the course code, the scripts that run the experiments, what installs
-them, and a README written for the archive (:data:`ARCHIVE_README`). No page, question, answer
+them, and a README written for the archive (:func:`archive_readme`). No page, question, answer
 or test is in it, so it cannot build the site.
 
 **The instructor pack.** Every build (both editions) writes it next to the site folder, as
@@ -62,7 +62,8 @@ import zipfile
 from pathlib import Path
 
 from .. import atomic
-from ..paths import REPO_ROOT
+from ..content import ui
+from ..paths import LANGS, REPO_ROOT
 from ..state import build_state
 
 ENV = "COURSE_EDITION"
@@ -74,47 +75,8 @@ PACK_SUFFIX = "-instructor"
 # the code archive (both editions, a download of the site)
 CODE_ARCHIVE = "downloads/course-code.zip"
 ARCHIVE_FOLDER = "attention-course"
-# what it holds, from the repository: path (a folder ends in /) -> what it is, in each language
-CODE_PARTS = {
-    "tutorial_code/": {"ko": "강의 코드", "en": "the course code"},
-    "scripts/": {"ko": "실험을 돌리는 스크립트", "en": "the scripts that run the experiments"},
-    "requirements.txt": {"ko": "설치할 패키지 목록", "en": "the list of packages to install"},
-    "pyproject.toml": {"ko": "스크립트 패키지의 설정", "en": "the settings of the scripts' package"},
-}
-# the archive's own README (not the repository's, which describes pages the archive lacks)
-ARCHIVE_README = """\
-# 어텐션과 트랜스포머: 코드 묶음 / Attention and the Transformer: the code
-
-이 묶음에는 강좌 사이트의 코드가 들어 있습니다. 페이지, 문제와 답, 테스트는 들어 있지 않으므로
-사이트를 빌드할 수는 없습니다.
-
-{ko}
-
-설치(Debian/Ubuntu, Python 3.10 이상, 이 폴더에서):
-
-    bash scripts/setup.sh
-
-실험 목록을 본 뒤 실험 하나를 돌립니다. 결과는 `.build/` 아래 폴더에 쓰이고, 로그 끝부분에 그 폴더가
-나옵니다.
-
-    .venv/bin/python scripts/run_experiments.py --list
-    .venv/bin/python scripts/run_experiments.py lstm_vs_attention
-
-This archive holds the code of the course site. It holds no pages, no questions or answers and
-no tests, so it cannot build the site.
-
-{en}
-
-To install (Debian/Ubuntu, Python 3.10 or later, from this folder):
-
-    bash scripts/setup.sh
-
-List the experiments, then run one. Results are written to a folder under `.build/`, which the
-end of the log names.
-
-    .venv/bin/python scripts/run_experiments.py --list
-    .venv/bin/python scripts/run_experiments.py lstm_vs_attention
-"""
+# what it holds, from the repository (a folder ends in /); what each is: code_parts()
+CODE_PARTS = ("tutorial_code/", "scripts/", "requirements.txt", "pyproject.toml")
 # never in an archive, whatever git says (build outputs, environments)
 SOURCE_NEVER = re.compile(r"(^|/)(\.git|\.venv|\.build|__pycache__|node_modules)(/|$)|^site[^/]*(/|$)|\.pyc$|\.ipynb$")
 
@@ -244,14 +206,25 @@ def _move_into_place(stage: Path, target: Path) -> None:
 # ---------------------------------------------------------------- the code archive
 
 def code_parts(lang: str) -> list[tuple[str, str]]:
-    """What the code archive holds, as (what it is, its path) in ``lang``: :data:`CODE_PARTS`."""
-    return [(words[lang], path) for path, words in CODE_PARTS.items()]
+    """What the code archive holds, as (what it is, its path) in ``lang``: :data:`CODE_PARTS`, each
+    named by its ``archive.*`` text of ``content/ui/``."""
+    what = {"tutorial_code/": ui.text(lang, "archive.course_code"), "scripts/": ui.text(lang, "archive.scripts"),
+            "requirements.txt": ui.text(lang, "archive.requirements"),
+            "pyproject.toml": ui.text(lang, "archive.pyproject")}
+    unnamed = [path for path in CODE_PARTS if path not in what]
+    if unnamed:
+        raise KeyError(f"editions.code_parts names no {unnamed}: add an archive.* text for each to "
+                       "scripts/coursebuild/content/ui/ko.yml and en.yml and look it up here")
+    return [(what[path], path) for path in CODE_PARTS]
 
 
 def archive_readme() -> str:
-    """The archive's README.md: what it holds and how to install and run it, in both languages."""
-    lists = {lang: "\n".join(f"- {what} (`{path}`)" for what, path in code_parts(lang)) for lang in ("ko", "en")}
-    return ARCHIVE_README.format(ko=lists["ko"], en=lists["en"])
+    """The archive's own README.md (not the repository's, which describes pages the archive
+    lacks): what it holds and how to install and run it, in both languages, one after the other."""
+    title = " / ".join(ui.text(lang, "archive.title") for lang in LANGS)
+    bodies = [ui.text(lang, "archive.readme", parts="\n".join(f"- {what} (`{path}`)" for what, path in code_parts(lang)))
+              for lang in LANGS]
+    return f"# {title}\n\n" + "\n".join(bodies)
 
 
 def code_files(root: Path = REPO_ROOT) -> list[str]:

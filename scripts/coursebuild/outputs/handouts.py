@@ -35,7 +35,7 @@ from mkdocs.utils import get_relative_url
 
 from ..course import LESSONS
 from .. import atomic
-from ..content import questions
+from ..content import questions, ui
 from ..pages import kinds
 from ..paths import DOCS, REPO_ROOT
 from ..state import build_state
@@ -45,23 +45,6 @@ from . import editions
 ASSET_DIR = "assets/handouts"  # in the site: assets/handouts/<lang>/<lesson-NN-slug>.pdf
 MAX_FIGURES = 2
 BLANK = "________"
-
-WORDS = {
-    "ko": {"title": "{n}강. {title}", "kind": "활동지", "kind_answers": "활동지 (답 포함)",
-           "name": ("이름", "날짜"),
-           "figures": "핵심 그림", "worked": "손으로 풀어 보기", "worked_note":
-           "빈칸에 들어갈 값을 직접 계산해 보세요. 강의 페이지의 표와 위젯으로 답을 확인할 수 있습니다.",
-           "worked_note_answers": "강의의 풀이를 그대로 옮겼습니다.",
-           "questions": "확인 문제", "hint": "힌트", "answer": "답과 풀이", "question": "문제 {n}",
-           "page": "{n}쪽"},
-    "en": {"title": "Lesson {n}. {title}", "kind": "Handout", "kind_answers": "Handout (with answers)",
-           "name": ("Name", "Date"),
-           "figures": "Key figures", "worked": "Worked example to fill in", "worked_note":
-           "Work out the values in the blanks yourself. The lesson page's tables and widgets let you check them.",
-           "worked_note_answers": "The lesson's worked steps, as they stand.",
-           "questions": "Check questions", "hint": "Hint", "answer": "Answer and worked steps",
-           "question": "Question {n}", "page": "page {n}"},
-}
 
 
 def _font_files() -> dict[str, Path]:
@@ -385,7 +368,7 @@ def render(c: Content, answers: bool = False) -> bytes:
     import logging
 
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # tables it drops: hinting only
-    w = WORDS[c.lang]
+    lang = c.lang
     fonts = _font_files()
     pdf = _pdf_class()(format="A4", unit="mm")
     pdf.set_creation_date(__import__("datetime").datetime(2017, 6, 12, tzinfo=__import__("datetime").timezone.utc))
@@ -396,8 +379,8 @@ def render(c: Content, answers: bool = False) -> bytes:
     pdf.add_font("dejavu", "", str(fonts["dejavu"]))
     pdf.add_font("dejavu", "B", str(fonts["dejavu-b"]))
     pdf.set_fallback_fonts(["dejavu"], exact_match=False)
-    title = w["title"].format(n=c.number, title=c.title)
-    kind = w["kind_answers"] if answers else w["kind"]
+    title = ui.text(lang, "lesson.titled", n=c.number, title=c.title)
+    kind = ui.text(lang, "handout.kind_answers") if answers else ui.text(lang, "handout.kind")
     pdf.set_title(f"{title} — {kind}")
     pdf.set_lang(c.lang)
     pdf.footer_text = f"{title} — {kind}"
@@ -420,7 +403,7 @@ def render(c: Content, answers: bool = False) -> bytes:
     pdf.cell(width, 6, kind, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     y = pdf.get_y() + 6
-    for label, x0, x1 in ((w["name"][0], 0, 0.6), (w["name"][1], 0.65, 1.0)):
+    for label, x0, x1 in ((ui.text(lang, "handout.name"), 0, 0.6), (ui.text(lang, "handout.date"), 0.65, 1.0)):
         pdf.set_xy(pdf.l_margin + x0 * width, y - 5)
         pdf.cell(16, 6, label + ":")
         pdf.line(pdf.l_margin + x0 * width + 16, y, pdf.l_margin + x1 * width, y)
@@ -428,7 +411,7 @@ def render(c: Content, answers: bool = False) -> bytes:
     pdf.ln(2)
 
     if c.figures:
-        heading(w["figures"])
+        heading(ui.text(lang, "handout.figures"))
         for png, caption in c.figures:
             from PIL import Image
 
@@ -445,9 +428,9 @@ def render(c: Content, answers: bool = False) -> bytes:
                 pdf.multi_cell(width, 4.4, caption, align="C", new_x="LMARGIN", new_y="NEXT")
             pdf.ln(3)
 
-    heading(w["worked"])
+    heading(ui.text(lang, "handout.worked"))
     pdf.set_font("nanum", size=9)
-    pdf.multi_cell(width, 4.6, w["worked_note_answers" if answers else "worked_note"],
+    pdf.multi_cell(width, 4.6, ui.text(lang, "handout.worked_note_answers") if answers else ui.text(lang, "handout.worked_note"),
                    new_x="LMARGIN", new_y="NEXT")
     pdf.ln(1)
     for b in c.worked:
@@ -462,17 +445,17 @@ def render(c: Content, answers: bool = False) -> bytes:
 
     if c.questions:
         pdf.add_page()
-        heading(w["questions"])
+        heading(ui.text(lang, "handout.questions"))
         for n, q in enumerate(c.questions, 1):
             pdf.set_font("nanum", "B", 11)
-            pdf.cell(width, 6, w["question"].format(n=n), new_x="LMARGIN", new_y="NEXT")
+            pdf.cell(width, 6, ui.text(lang, "handout.question", n=n), new_x="LMARGIN", new_y="NEXT")
             for p in q.html:
                 html(p)
             for k, p in enumerate(q.hint):
-                html((f"<b>{w['hint']}:</b> " if k == 0 else "") + p, 9.5)
+                html((f"<b>{ui.text(lang, 'questions.hint')}:</b> " if k == 0 else "") + p, 9.5)
             if answers:
                 pdf.set_font("nanum", "B", 10)
-                pdf.cell(width, 6, w["answer"], new_x="LMARGIN", new_y="NEXT")
+                pdf.cell(width, 6, ui.text(lang, "questions.answer"), new_x="LMARGIN", new_y="NEXT")
                 for p in q.answer:
                     html(p, 9.5)
                 pdf.ln(3)

@@ -24,12 +24,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from .. import atomic
-from ..content import selfcheck
+from ..content import selfcheck, ui
 from ..pages import kinds
 from ..paths import LANGS
 
-TITLE = {"ko": "어텐션과 트랜스포머: 스스로 확인하기", "en": "Attention and the Transformer: check yourself"}
-LESSON = {"ko": "{n}강", "en": "Lesson {n}"}
 # Canvas serves LaTeX as images at this path of every instance
 CANVAS_LATEX = "/equation_images"
 
@@ -80,7 +78,7 @@ def moodle_xml(lang: str, entries: list[dict]) -> bytes:
             lesson = e["lesson"]
             cat = ET.SubElement(quiz, "question", type="category")
             ET.SubElement(ET.SubElement(cat, "category"), "text").text = (
-                f"$course$/{TITLE[lang]}/{LESSON[lang].format(n=lesson)}")
+                f"$course$/{ui.text(lang, 'lms.title')}/{ui.text(lang, 'lesson.number', n=lesson)}")
         q = ET.SubElement(quiz, "question", type="numerical" if e["type"] == "number" else "multichoice")
         ET.SubElement(ET.SubElement(q, "name"), "text").text = e["id"]
         _text_el(q, "questiontext", _html(e["text"]))
@@ -125,9 +123,10 @@ def qti_range(answer: float, tolerance: float) -> tuple[float, float]:
 
 def text2qti_source(lang: str, entries: list[dict]) -> str:
     """The questions in text2qti's plain-text quiz format."""
-    lines = [f"Quiz title: {TITLE[lang]}", f"Quiz description: {TITLE[lang]}", ""]
+    title = ui.text(lang, "lms.title")
+    lines = [f"Quiz title: {title}", f"Quiz description: {title}", ""]
     for i, e in enumerate(entries, 1):
-        lines.append(f"Title: {LESSON[lang].format(n=e['lesson'])} · {e['id']}")
+        lines.append(f"Title: {ui.text(lang, 'lesson.number', n=e['lesson'])} · {e['id']}")
         lines.append(f"{i}.  {_one_line(e['text'])}")
         if e["type"] == "number":
             lines.append(f"... {_one_line(e['explain'])}")

@@ -22,33 +22,37 @@ import markdown as md
 
 from . import editions
 from . import lms
+from ..content import ui
 from ..pages import kinds
 from ..pipeline import site
 from ..paths import DOCS, LANGS
 
 KATEX = DOCS / "assets" / "vendor" / "katex"
-# the pack's pages: source in docs/<lang>/ -> (file in <lang>/ of the pack, title in each language)
+# the pack's pages: source in docs/<lang>/ -> file in <lang>/ of the pack (its title: page_title)
 PAGES = {
-    "teaching/instructor-guide.md": ("instructor-guide.html", {"ko": "강사 가이드", "en": "Instructor guide"}),
-    "teaching/answer-key.md": ("answer-key.html", {"ko": "답안 (강사용)", "en": "Answer key (instructors)"}),
+    "teaching/instructor-guide.md": "instructor-guide.html",
+    "teaching/answer-key.md": "answer-key.html",
 }
-INDEX = {
-    "ko": ("강사용 묶음", [
-        ("ko/instructor-guide.html", "강사 가이드: 시간표, 강의별 멈춤 질문과 시연, 흔한 오해, 수준별 지도, 두 판과 이 묶음"),
-        ("ko/answer-key.html", "답안: 확인 문제의 답과 풀이, 과제의 평가 기준과 모범 답안"),
-        ("lms/moodle-ko.xml", "스스로 확인하는 문제, Moodle XML (문제 은행 → 가져오기 → Moodle XML)"),
-        ("lms/qti-ko.zip", "스스로 확인하는 문제, QTI 1.2 묶음 (Canvas: 설정 → 콘텐츠 가져오기 → QTI .zip)"),
-        ("handouts/ko/", "답을 적은 유인물 (빌드가 만든 경우)"),
-    ]),
-    "en": ("Instructor pack", [
-        ("en/instructor-guide.html", "Instructor guide: timetables, each lesson's stop question and demonstration, "
-                                     "misconceptions, teaching at different levels, the two editions and this pack"),
-        ("en/answer-key.html", "Answer key: worked answers to the check questions, assignment rubrics and model answers"),
-        ("lms/moodle-en.xml", "Self-checked questions, Moodle XML (Question bank → Import → Moodle XML format)"),
-        ("lms/qti-en.zip", "Self-checked questions, QTI 1.2 package (Canvas: Settings → Import course content → QTI .zip)"),
-        ("handouts/en/", "Handouts with answers (where the build makes them)"),
-    ]),
-}
+
+
+def page_title(source: str, lang: str) -> str:
+    """The title of the pack's page made from ``source`` (a key of :data:`PAGES`)."""
+    titles = {"teaching/instructor-guide.md": ui.text(lang, "pack.guide_title"),
+              "teaching/answer-key.md": ui.text(lang, "pack.key_title")}
+    return titles[source]
+
+
+def index_items(lang: str) -> list[tuple[str, str]]:
+    """The pack index's entries for ``lang``: (path in the pack, what it is)."""
+    return [
+        (f"{lang}/instructor-guide.html", ui.text(lang, "pack.index_guide")),
+        (f"{lang}/answer-key.html", ui.text(lang, "pack.index_key")),
+        (f"lms/moodle-{lang}.xml", ui.text(lang, "pack.index_moodle")),
+        (f"lms/qti-{lang}.zip", ui.text(lang, "pack.index_qti")),
+        (f"handouts/{lang}/", ui.text(lang, "pack.index_handouts")),
+    ]
+
+
 PAGE = """<!doctype html>
 <html lang="{lang}">
 <head>
@@ -96,10 +100,10 @@ def write(config, stage: Path) -> None:
     (assets / "pack.js").write_text(JS, encoding="utf-8")
     for lang in LANGS:
         (stage / lang).mkdir(parents=True, exist_ok=True)
-        for source, (name, title) in PAGES.items():
+        for source, name in PAGES.items():
             body = page_html(source, lang, results, config)
             (stage / lang / name).write_text(
-                PAGE.format(lang=lang, title=title[lang], up="../", body=body), encoding="utf-8")
+                PAGE.format(lang=lang, title=page_title(source, lang), up="../", body=body), encoding="utf-8")
     lms.write_all(stage / "lms", results)
     (stage / "index.html").write_text(index_html(stage), encoding="utf-8")
 
@@ -127,7 +131,7 @@ def _link(m: re.Match, lang: str, source: str, config) -> str:
     site_url is known; else its text."""
     target = posixpath.normpath(posixpath.join(posixpath.dirname(source), m["href"]))
     if target in PAGES:
-        return f'<a href="{PAGES[target][0]}{m["frag"] or ""}">{m["text"]}</a>'
+        return f'<a href="{PAGES[target]}{m["frag"] or ""}">{m["text"]}</a>'
     site_url = config.get("site_url")
     if not site_url:
         return m["text"]
@@ -141,10 +145,10 @@ def _link(m: re.Match, lang: str, source: str, config) -> str:
 def index_html(stage: Path) -> str:
     parts = []
     for lang in LANGS:
-        title, items = INDEX[lang]
-        rows = []
-        for path, what in items:
+        title, rows = ui.text(lang, "pack.title"), []
+        for path, what in index_items(lang):
             if (stage / path).exists() and (not path.endswith("/") or any((stage / path).iterdir())):
                 rows.append(f'<li><a href="{path}">{html.escape(path)}</a>: {html.escape(what)}</li>')
         parts.append(f'<section lang="{lang}"><h1>{title}</h1><ul>{"".join(rows)}</ul></section>')
-    return PAGE.format(lang="ko", title="강사용 묶음 · Instructor pack", up="", body="\n".join(parts))
+    title = " · ".join(ui.text(lang, "pack.title") for lang in LANGS)
+    return PAGE.format(lang="ko", title=title, up="", body="\n".join(parts))

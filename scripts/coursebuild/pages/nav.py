@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..content import ui
 from ..course import LESSONS
 from ..paths import LANGS
 
@@ -76,8 +77,7 @@ def merge_translations(configured: dict | None, lang: str) -> dict[str, str]:
 
 # ---------------------------------------------------------------- what follows a lesson
 
-CLOSING = {"page": "closing.md", "ko": "마치며: 강좌에서 실무로", "en": "Closing: from the course to practice"}
-_NEXT = {"ko": ("다음 강의", "{n}강. {title}", "다음 글"), "en": ("Next lesson", "Lesson {n}. {title}", "Next")}
+CLOSING_PAGE = "closing.md"
 
 
 def next_lesson_marker(arg, fmt, ctx) -> str:
@@ -90,10 +90,10 @@ def next_lesson_marker(arg, fmt, ctx) -> str:
     if "/lessons/" not in "/" + ctx.page or slug not in slugs:
         raise ValueError(f"next-lesson belongs on a lesson page (docs/<lang>/lessons/<slug>.md), "
                          f"not {ctx.page}")
-    label, name, closing_label = _NEXT[ctx.lang]
     i = slugs.index(slug)
     if i + 1 < len(LESSONS):
         nxt = LESSONS[i + 1]
-        link = f"[{name.format(n=nxt.number, title=nxt.title[ctx.lang])}]({nxt.slug}.md)"
-        return f"**{label}:** {link}\n{{: .next-lesson }}"
-    return f"**{closing_label}:** [{CLOSING[ctx.lang]}](../{CLOSING['page']})\n{{: .next-lesson }}"
+        link = f"[{ui.text(ctx.lang, 'lesson.titled', n=nxt.number, title=nxt.title[ctx.lang])}]({nxt.slug}.md)"
+        return f"**{ui.text(ctx.lang, 'nav.next_lesson')}:** {link}\n{{: .next-lesson }}"
+    return (f"**{ui.text(ctx.lang, 'nav.next_closing')}:** [{ui.text(ctx.lang, 'nav.closing_title')}]"
+            f"(../{CLOSING_PAGE})\n{{: .next-lesson }}")

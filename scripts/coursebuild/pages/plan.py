@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..course import LESSONS, SESSIONS, SLUGS
-from ..paths import DOCS, REPO_ROOT
-from ..content import questions
+from ..paths import DOCS, LANGS, REPO_ROOT
+from ..content import questions, ui
 from ..text import markdown
 from ..text.numbers import count_word
 from . import reading
@@ -153,24 +153,22 @@ def session_activities(index: int, lang: str) -> list[Activity]:
     for k, n in enumerate(lessons):
         title = {l: LESSONS[n - 1].title[l] for l in ("ko", "en")}
         acts.append(Activity(STOP_MINUTES,
-                             {"ko": f"{n}강 멈춤 질문", "en": f"Lesson {n}: stop question"},
-                             {"ko": f"[{n}강 멈춤 질문](#lesson-{n}-stop)", "en": f"[Lesson {n}'s stop question](#lesson-{n}-stop)"}))
+                             ui.both("plan.stop", n=n),
+                             {l: f"[{t}](#lesson-{n}-stop)" for l, t in ui.both("plan.stop_link", n=n).items()}))
         acts.append(Activity(demos[n],
-                             {"ko": f"{n}강 시연 ({title['ko']})", "en": f"Lesson {n}: demonstration ({title['en']})"},
-                             {"ko": f"[{n}강 시연 팁](#lesson-{n}-demo)", "en": f"[Lesson {n}'s demonstration tip](#lesson-{n}-demo)"}))
+                             {l: ui.text(l, "plan.demo", n=n, title=title[l]) for l in LANGS},
+                             {l: f"[{t}](#lesson-{n}-demo)" for l, t in ui.both("plan.demo_link", n=n).items()}))
         acts.append(Activity(CLASS_QUESTIONS * QUESTION_MINUTES,
-                             {"ko": f"{n}강 확인 문제 {CLASS_QUESTIONS}개를 짝과 풀기",
-                              "en": f"Lesson {n}: {CLASS_QUESTIONS} check questions in pairs"},
-                             {"ko": f"[{n}강 확인 문제]({_lesson_link(n, '#check-questions')})",
-                              "en": f"[Lesson {n}'s check questions]({_lesson_link(n, '#check-questions')})"}))
+                             ui.both("plan.questions", n=n, count=CLASS_QUESTIONS),
+                             {l: f"[{t}]({_lesson_link(n, '#check-questions')})"
+                              for l, t in ui.both("plan.questions_link", n=n).items()}))
         if k == break_after:
-            acts.append(Activity(BREAK_MINUTES, {"ko": "쉬는 시간", "en": "Break"},
+            acts.append(Activity(BREAK_MINUTES, ui.both("plan.break"),
                                  {"ko": "", "en": ""}))
     nb = LESSONS[lab - 1].notebook
     acts.append(Activity(notebook_minutes(lab, lang),
-                         {"ko": f"{lab}강 실습 노트북을 함께 실행", "en": f"Lesson {lab}'s lab notebook, run together"},
-                         {"ko": f"[{lab}강 실습 노트북](../notebooks/{nb}.ipynb)",
-                          "en": f"[Lesson {lab}'s lab notebook](../notebooks/{nb}.ipynb)"}))
+                         ui.both("plan.notebook", n=lab),
+                         {l: f"[{t}](../notebooks/{nb}.ipynb)" for l, t in ui.both("plan.notebook_link", n=lab).items()}))
     return acts
 
 
@@ -178,29 +176,13 @@ def session_minutes(index: int, lang: str) -> int:
     return sum(a.minutes for a in session_activities(index, lang))
 
 
-HEAD = {"ko": "| 시간(분) | 활동 | 쓰는 곳 |\n|:---|:---|:---|",
-        "en": "| Minutes | Activity | Where |\n|:---|:---|:---|"}
-SESSION_TITLE = {
-    "ko": "### {k}차 수업: {lessons}강, {total}분 {{ #plan-course-{k} }}",
-    "en": "### Session {k}: {lessons}, {total} minutes {{ #plan-course-{k} }}",
-}
-
-
 def _lesson_range(lessons: tuple[int, ...], lang: str) -> str:
     """1–3강 / lessons 1–3; one lesson: 10강 / lesson 10; two: 4·5강 / lessons 4 and 5."""
     if len(lessons) == 1:
-        return f"{lessons[0]}" if lang == "ko" else f"lesson {lessons[0]}"
+        return ui.text(lang, "plan.range_one", n=lessons[0])
     if len(lessons) == 2:
-        return f"{lessons[0]}·{lessons[1]}" if lang == "ko" else f"lessons {lessons[0]} and {lessons[1]}"
-    return f"{lessons[0]}–{lessons[-1]}" if lang == "ko" else f"lessons {lessons[0]}–{lessons[-1]}"
-BEFORE = {
-    "ko": "수업 전에: {lessons}을 읽어 옵니다(읽는 데 모두 약 {minutes}분).",
-    "en": "Before the session: learners read {lessons} (about {minutes} minutes in all).",
-}
-AFTER = {
-    "ko": "수업 뒤에: 수업에서 풀지 않은 확인 문제 {n}개(약 {minutes}분)와 위젯을 혼자 해 봅니다. {count} 강의의 공부 시간은 모두 약 {study}분입니다.",
-    "en": "After the session: learners work the {n} check questions not done in class (about {minutes} minutes) and try the widgets on their own. The {count} lessons' study time adds up to about {study} minutes.",
-}
+        return ui.text(lang, "plan.range_two", first=lessons[0], second=lessons[1])
+    return ui.text(lang, "plan.range_many", first=lessons[0], last=lessons[-1])
 
 
 def course_plan(lang: str) -> str:
@@ -210,14 +192,17 @@ def course_plan(lang: str) -> str:
         lessons = session.lessons
         acts = session_activities(k, lang)
         total = sum(a.minutes for a in acts)
-        out.append(SESSION_TITLE[lang].format(k=k + 1, lessons=_lesson_range(lessons, lang), total=total))
+        title = ui.text(lang, "plan.session_title", k=k + 1, lessons=_lesson_range(lessons, lang), total=total)
+        out.append(f"### {title} {{ #plan-course-{k + 1} }}")
         out.append("")
-        names = [f"[{n}강]({_lesson_link(n)})" if lang == "ko" else f"[lesson {n}]({_lesson_link(n)})" for n in lessons]
-        joined = ", ".join(names[:-1]) + (" " if lang == "ko" else " and ") + names[-1] if lang == "en" else "·".join(names)
+        names = [f"[{ui.text(lang, 'plan.lesson_link', n=n)}]({_lesson_link(n)})" for n in lessons]
+        joined = names[0] if len(names) == 1 else ui.text(
+            lang, "plan.lessons_last", rest=ui.text(lang, "plan.lessons_separator").join(names[:-1]), last=names[-1])
         read = sum(reading.lesson_reading(LESSONS[n - 1].slug, lang).minutes for n in lessons)
-        out.append(BEFORE[lang].format(lessons=joined, minutes=read))
+        out.append(ui.text(lang, "plan.before", lessons=joined, minutes=read))
         out.append("")
-        out.append(HEAD[lang])
+        out.append(f"| {ui.text(lang, 'plan.column_minutes')} | {ui.text(lang, 'plan.column_activity')} | "
+                   f"{ui.text(lang, 'plan.column_where')} |\n|:---|:---|:---|")
         t = 0
         for a in acts:
             out.append(f"| {t}–{t + a.minutes} | {a.what[lang]} | {a.link[lang]} |")
@@ -225,7 +210,7 @@ def course_plan(lang: str) -> str:
         out.append("")
         left = sum(max(0, questions_of(n) - CLASS_QUESTIONS) for n in lessons)
         study_sum = sum(study(LESSONS[n - 1].slug, lang).minutes for n in lessons)
-        out.append(AFTER[lang].format(n=left, minutes=left * QUESTION_MINUTES, study=study_sum,
+        out.append(ui.text(lang, "plan.after", n=left, minutes=left * QUESTION_MINUTES, study=study_sum,
                                       count=count_word(len(lessons), lang)))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
@@ -290,13 +275,6 @@ def plan_marker(arg: str | None, fmt: str | None, ctx) -> str:
 
 # ---------------------------------------------------------------- reading times in a page
 
-SHOWN = {"ko": "읽는 데 약 {n}분", "en": "About {n} min read"}
-# the study time beside it (coursebuild.plan: reading, hand computations, questions, widgets)
-STUDY_SHOWN = {"ko": "공부하는 데 약 {n}분", "en": "about {n} min of study"}
-STUDY_TITLE = {"ko": "읽기에 더해 손 계산 {c}개, 확인 문제 {q}개, 위젯 {w}개를 해 보는 시간",
-               "en": "Reading, plus {c} hand computations, {q} check questions and {w} widgets"}
-
-
 def _reading_minutes(slug: str, lang: str, ids: list[str] | None) -> int:
     r = reading.section_reading(slug, lang, ids) if ids else reading.lesson_reading(slug, lang)
     return r.minutes
@@ -317,22 +295,21 @@ def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
         if not path.is_file():
             raise ValueError(f"cannot read the page's source {ctx.page} to time it")
         minutes = reading.measure(path.read_text(encoding="utf-8"), ctx.lang).minutes
-        shown = f'<span class="reading-time">{SHOWN[ctx.lang].format(n=minutes)}</span>'
+        shown = f'<span class="reading-time">{ui.text(ctx.lang, "reading.shown", n=minutes)}</span>'
         slug = path.stem
         if path.parent.name == "lessons" and slug in SLUGS:
             s = study(slug, ctx.lang)
-            title = STUDY_TITLE[ctx.lang].format(c=s.computations, q=s.questions, w=s.widgets)
+            title = ui.text(ctx.lang, "reading.study_title", c=s.computations, q=s.questions, w=s.widgets)
             shown += (f' · <span class="study-time" title="{title}">'
-                      f'{STUDY_SHOWN[ctx.lang].format(n=s.minutes)}</span>')
+                      f'{ui.text(ctx.lang, "reading.study_shown", n=s.minutes)}</span>')
         return shown
     arg = arg.strip()
     if arg == "total":
         return str(sum(_reading_minutes(s, ctx.lang, ids) for s in SLUGS))
     if arg == "each":
         each = [(lesson.number, _reading_minutes(lesson.slug, ctx.lang, ids)) for lesson in LESSONS]
-        if ctx.lang == "ko":
-            return ", ".join(f"{n}강 {m}분" for n, m in each)
-        return "; ".join(f"lesson {n}: {m} min" for n, m in each)
+        return ui.text(ctx.lang, "reading.each_separator").join(
+            ui.text(ctx.lang, "reading.each_item", n=n, m=m) for n, m in each)
     if arg not in SLUGS:
         close = difflib.get_close_matches(arg, list(SLUGS) + ["total", "each"], n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""

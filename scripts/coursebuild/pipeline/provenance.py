@@ -16,6 +16,7 @@ import torch
 
 from tutorial_code.experiments.drawing.tables import column
 
+from ..content import ui
 from . import store
 from .context import device_name
 from .keys import library_versions
@@ -54,12 +55,12 @@ def provenance(report, dev: torch.device, requested: str | None, tiny: bool,
         "run_wall_time_s": round(wall, 3),
         "tables": {"experiments": {
             "columns": [
-                column("experiment", {"ko": "실험", "en": "experiment"}),
-                column("status", {"ko": "캐시", "en": "cache"}),
-                column("drawing_status", {"ko": "그림 캐시", "en": "figure cache"}),
-                column("compute_s", {"ko": "계산 시간 (초)", "en": "compute time (s)"}, ".1f"),
-                column("device", {"ko": "장치", "en": "device"}),
-                column("seed", {"ko": "시드", "en": "seed"}),
+                column("experiment", ui.both("provenance.experiment")),
+                column("status", ui.both("provenance.cache")),
+                column("drawing_status", ui.both("provenance.figure_cache")),
+                column("compute_s", ui.both("provenance.compute_time"), ".1f"),
+                column("device", ui.both("provenance.device")),
+                column("seed", ui.both("provenance.seed")),
             ],
             "rows": rows,
         }},
