@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from coursebuild.course import LESSONS, SESSIONS
+from repo_copy import copy_repository
 
 pytestmark = pytest.mark.slow
 
@@ -141,14 +141,7 @@ print((q @ q.T).shape)
 @pytest.fixture(scope="module")
 def copy_site(built_site, tmp_path_factory):
     """(the copy's built site, the copy) after adding lesson N to a copy of the repository."""
-    root = tmp_path_factory.mktemp("tenth") / "repo"
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=REPO, capture_output=True, check=True).stdout.decode().split("\0")
-    for rel in filter(None, files):
-        if (REPO / rel).is_file():
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / rel, root / rel)
-    shutil.copytree(REPO / ".build", root / ".build")  # the caches this run's build filled
+    root = copy_repository(tmp_path_factory.mktemp("tenth") / "repo")
     before = set(subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True,
                                 text=True).stdout.splitlines())
     _add_lesson(root)

@@ -10,7 +10,6 @@ How fast an edit shows is measured by ``scripts/serve_benchmark.py``, not here.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -23,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from coursebuild import writer
+from repo_copy import copy_repository
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[2]
 WAIT_S = 180  # the first build of the copy (warm caches) and each rebuild, on a loaded machine
 
 
@@ -72,15 +71,7 @@ def _wait_for(url: str, text: str, server: subprocess.Popen, log: Path) -> None:
 @pytest.fixture(scope="module")
 def copy(built_site, tmp_path_factory):
     """A copy of the repository (tracked and untracked files) with this run's caches."""
-    root = tmp_path_factory.mktemp("writer") / "repo"
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=REPO, capture_output=True, check=True).stdout.decode().split("\0")
-    for rel in filter(None, files):
-        if (REPO / rel).is_file():
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / rel, root / rel)
-    shutil.copytree(REPO / ".build", root / ".build")
-    return root
+    return copy_repository(tmp_path_factory.mktemp("writer") / "repo")
 
 
 def _edit(path: Path, old: str, new: str) -> None:
