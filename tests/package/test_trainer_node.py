@@ -12,9 +12,14 @@ computed here:
   biases are not their initial 1 and 0 (so a backward that ignores γ fails: a test checks it);
 * 20 Adam steps with each schedule (torch's OneCycleLR with its defaults, lesson 7's linear warm-up
   as a LambdaLR, a constant rate) give PyTorch's loss at every step (LOSS_TOL, 1e-4 relative) and
-  its parameters after the last (PARAM_TOL, 1e-5; the key biases NOISE_TOL, 2e-2: their gradient
-  is rounding noise, and Adam, which divides by √v, turns noise into steps of about the learning
-  rate on both sides, differently; the loss does not depend on them);
+  its parameters after the last (PARAM_TOL, 1e-4: a feed-forward pre-activation that lies within
+  rounding of zero takes one side of the ReLU in the page's float64 and the other in PyTorch's
+  float32, and that step's gradients then differ by more than rounding: in the warm-up case one
+  pre-activation of 7e-9 at step 19 moved the first encoder layer's parameters by up to 3.3e-5 on
+  one machine and not at all on another; the key
+  biases NOISE_TOL, 2e-2: their gradient is rounding noise, and Adam, which divides by √v, turns
+  noise into steps of about the learning rate on both sides, differently; the loss does not depend
+  on them);
 * the schedules' learning rate and β₁ at every step equal torch's schedulers';
 * the page's random numbers, starting weights (float32, bit for bit), validation set and batches
   equal the build's Python mirror (common/trainer_task.py), and the same seed gives the same curve;
@@ -48,7 +53,7 @@ JS = ROOT / "docs/assets/javascripts"
 FILES = ("maths.js", "transformer.js", "trainer_optim.js", "trainer_task.js", "trainer.js")
 GRAD_TOL = 1e-4
 LOSS_TOL = 1e-4
-PARAM_TOL = 1e-5   # every parameter the loss depends on, after 20 steps
+PARAM_TOL = 1e-4   # every parameter the loss depends on, after 20 steps (a ReLU kink: see above)
 NOISE_TOL = 2e-2   # the key biases: the loss ignores them, Adam turns their noise into steps
 PAD, BOS, EOS, DIGIT0 = 0, 1, 2, 3
 
