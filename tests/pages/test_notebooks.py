@@ -2,9 +2,9 @@
 
 Sources render in both languages with the package's code pulled in (what the included objects
 need comes with them: tests/pages/test_notebook_dependencies.py) and the same code in each;
-bad sources fail with a message that names the file and line; the downloadable notebooks of
-the built site run top to bottom in a fresh kernel in an empty folder without this repository
-on ``sys.path``; the rendered notebook pages hold executed cells (the static-i18n /
+bad sources fail with a message that names the file and line; the build runs each notebook top
+to bottom in a fresh kernel in an empty folder without this repository on ``sys.path``, and the
+downloadable notebooks of the built site are exactly what it ran, outputs stripped; the rendered notebook pages hold executed cells (the static-i18n /
 mkdocs-jupyter regression would leave raw JSON); lesson and notebook pages link to Colab and
 to the download; every snippet a lesson page marks "Run this" runs alone in a fresh Python.
 """
@@ -175,21 +175,32 @@ def downloads(site: Path) -> list[Path]:
     return sorted(site.glob("notebooks/colab/*.ipynb")) + sorted(site.glob("en/notebooks/colab/*.ipynb"))
 
 
+def test_the_build_runs_a_notebook_in_a_fresh_kernel_without_the_repo():
+    """``build.execute``, which runs every lab notebook the build publishes: an empty folder, a
+    fresh kernel, and this repository neither importable nor on ``sys.path``."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOT_THE_REPO)])
+    nb.metadata["kernelspec"] = dict(build.KERNEL)
+    done = build.execute(nb, "isolation check")
+    assert printed(done.cells[-1]) == "isolated\n"
+
+
 @pytest.mark.slow
-def test_every_downloadable_notebook_runs_in_a_fresh_kernel_without_the_repo(built_site):
+def test_every_downloadable_notebook_is_the_code_the_build_ran_top_to_bottom(built_site):
+    """The download is the notebook the build ran with ``build.execute`` (in a fresh kernel
+    without the repository, checked above), its outputs stripped: the same code cells, every one
+    of which ran (the build stops on a cell that fails). The notebooks are not run again here."""
     files = downloads(built_site)
     assert len(files) == 2 * len(LESSONS), [f.name for f in files]
-
-    def run(path: Path):
+    for path in files:
+        lang = "en" if path.relative_to(built_site).parts[0] == "en" else "ko"
         nb = nbformat.read(path, as_version=4)
         nbformat.validate(nb)
         assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), f"{path}: outputs kept"
-        nb.cells.append(nbformat.v4.new_code_cell(NOT_THE_REPO))
-        done = build.execute(nb, str(path.relative_to(built_site)))
-        return printed(done.cells[-1])
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        assert list(pool.map(run, files)) == ["isolated\n"] * len(files)
+        ran = nbformat.read(REPO / "docs" / lang / "notebooks" / path.name, as_version=4)
+        assert [(c.cell_type, c.source) for c in ran.cells] == [(c.cell_type, c.source) for c in nb.cells], path
+        code = [c for c in ran.cells if c.cell_type == "code"]
+        assert code and all(isinstance(c.execution_count, int) for c in code), f"{path}: a cell did not run"
+        assert not [o for c in code for o in c.outputs if o.get("output_type") == "error"], path
 
 
 class Blocks(HTMLParser):
