@@ -38,6 +38,8 @@ BLOCK = {"p", "li", "td", "th", "tr", "div", "h1", "h2", "h3", "h4", "h5", "h6",
          "blockquote", "figcaption", "summary", "details", "section", "article", "ul", "ol", "table"}
 SKIP = {"code", "pre", "script", "style", "kbd", "svg", "nav", "header", "footer", "textarea", "button"}
 VOID = {"img", "br", "hr", "input", "meta", "link", "source", "wbr"}
+# an inline formula in TeX: \(…\) or $…$ (not $$)
+_INLINE = re.compile(r"\\\((.+?)\\\)|(?<![\\$])\$(?!\$)([^$\n]+?)(?<!\\)\$(?!\$)")
 
 
 class KoreanText(HTMLParser):
@@ -50,10 +52,16 @@ class KoreanText(HTMLParser):
         self._stack: list[tuple[str, str]] = []  # (tag, state): "skip", "math", "annotation", ""
         self._in_article = 0
         self.feed(html)
+        # a notebook's Markdown cells keep their TeX in the text ($(B, h, L, L)$을) for the browser
+        self._text = _INLINE.sub(self._formula, "".join(self.parts))
+
+    def _formula(self, m: re.Match) -> str:
+        self.formulas.append(m[1] if m[1] is not None else m[2])
+        return f"{MATH}{len(self.formulas) - 1}{MATH}"
 
     @property
     def text(self) -> str:
-        return "".join(self.parts)
+        return self._text
 
     def _state(self) -> str:
         return self._stack[-1][1] if self._stack else ""
@@ -139,6 +147,13 @@ def test_formulas_are_read_too():
         assert formulas.last_syllable(f"\\({tex}\\)") == syllable, tex
 
 
+def test_a_notebook_page_s_tex_is_read_as_formulas():
+    page = KoreanText('<article><div class="jp-RenderedMarkdown"><p>가중치 $(B, h, L, L)$를 함께, '
+                      '파장 $2\\pi \\cdot 10000^{2i/d}$을 계산</p></div></article>')
+    found = [f.split(":")[0] for f in formulas.disagreements(page.text, page.formulas)]
+    assert found == ["$(B, h, L, L)$를 should be $(B, h, L, L)$을"]
+
+
 @pytest.mark.parametrize("formula, wrong, right", [
     ("P\\,QK^{\\top}P^{\\top}", "이", "가"), ("D^{-0.5}w^{-0.5}", "는", "은"), ("k_{3}", "가", "이"),
     ("q_3", "는", "은"), ("h_1, h_2, h_3", "를", "을"), ("d_k", "을", "를"),
@@ -170,7 +185,6 @@ _MARKER = re.compile(r"\[\[[a-z][a-z0-9_-]*(?::[^\[\]\n]*)?(?:\|[^\[\]\n]*)?\]\]
 _UNREAD = [(re.compile(r"`[^`\n]+`"), "\x01"), (re.compile(r"<[^<>\n]+>"), " "),
            (re.compile(r"\]\([^()\s]*\)"), "]"), (re.compile(r"\{[:\s]*[#.][^{}\n]*\}"), " "),
            (re.compile(r"\$\$.*?\$\$", re.S), "\n")]
-_INLINE = re.compile(r"\\\((.+?)\\\)|(?<![\\$])\$(?!\$)([^$\n]+?)(?<!\\)\$(?!\$)")
 HANGUL = re.compile(r"[가-힣]")
 
 
