@@ -288,3 +288,12 @@ def test_every_kind_of_korean_source_is_read():
         assert any(kind in n for n in names), kind
     js = _js_strings('const T = { ko: { a: "\\\\(k_3\\\\)가 커집니다", b: \'그 값\' } };')
     assert js == ["\\(k_3\\)가 커집니다", "그 값"] and source_problems("x", js[0])
+
+
+def test_the_glossary_page_states_the_rule_in_both_languages():
+    """A writer finds the rule on the glossary page; its examples follow it (the source check
+    reads them too) and name the readings the rule turns on."""
+    for lang, words in (("ko", ("전치", "제곱", "아래 첨자")), ("en", ("전치", "제곱", "subscript"))):
+        section = markdown.sections((DOCS / lang / "glossary.md").read_text(encoding="utf-8"))
+        assert "particles-after-formulas" in section, lang
+        assert all(w in section["particles-after-formulas"] for w in words), lang
