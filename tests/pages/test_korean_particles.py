@@ -143,7 +143,8 @@ def test_formulas_are_read_too():
                           ("e^{-\\infty} = 0", "영"), ("P\\,QK^{\\top}P^{\\top}", "치"), ("D^{-0.5}w^{-0.5}", "곱"),
                           ("k_{3}", "삼"), ("q_3", "삼"), ("h_1, h_2, h_3", "삼"), ("W_Q", "이"), ("x_{ij}", "이"),
                           ("\\frac{QK^{\\top}}{\\sqrt{d_k}}", "치"), ("10000^{2i/d}", "곱"), ("f'(x)", "이"), ("x'", None), ("W_Q^{(i)}", "이"),
-                          ("e^{x}", "곱")]:
+                          ("e^{x}", "곱"), ("PX", "이"), ("O = PV", "이"), ("dL", "엘"), ("\\top", "치"),
+                          ("\\text{mask}", None), ("\\log", None), ("\\operatorname{softmax}", None)]:
         assert formulas.last_syllable(f"\\({tex}\\)") == syllable, tex
 
 

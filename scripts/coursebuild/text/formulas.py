@@ -7,7 +7,8 @@ written and take its last syllable (a final consonant takes 이/을/은/과/으�
 가/를/는/와/로, ㄹ takes 로), with these readings:
 
 * closing brackets are not read: $O(n^2)$ ends in 제곱, $(L, d_k)$ in 케이;
-* Latin letters by their Korean names (엘, 엠, 엔, 알 end closed; 에이, 비, 케이 … open), Greek
+* Latin letters by their Korean names, one by one ($PX$ is 피 엑스; 엘, 엠, 엔, 알 end closed;
+  에이, 비, 케이 … open), Greek
   letters by theirs (all open but 엡실론), numbers as Sino-Korean numerals (삼, 십, 백 closed;
   이, 사, 오, 구 open), % as 퍼센트, \infty as 무한대;
 * a subscript is read after its base, as itself: $k_3$ is 케이 삼 (이, 을, 은), $d_k$ is 디 케이
@@ -113,8 +114,10 @@ def last_syllable(tex: str) -> str | None:
     number = re.search(r"(?<![A-Za-z_^\d,.])(?<!\^\{)(?<!_\{)\d[\d,]*(?:\.\d+)?$", tex)  # not 2^{10}: 승
     if number:
         return josa.last_syllable(number[0])
-    if re.search(r"(?<![\\A-Za-z])[A-Za-z]$", tex):  # a single letter: n, L, x, or a subscript's
+    if re.search(r"(?<![\\A-Za-z{])[A-Za-z]{1,3}$", tex):  # letters read one by one: n, L, PX, dV
         return LETTER_LAST[tex[-1]]
+    if re.search(r"\\top$", tex):
+        return "치"  # 전치, the symbol alone
     return None
 
 
