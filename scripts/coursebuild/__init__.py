@@ -10,7 +10,9 @@ call into these parts, each a folder that says what it is:
   :mod:`coursebuild.state` — what lasts one build (languages, work done once);
   :mod:`coursebuild.atomic` — the one way a file is written (whole or not at all);
   :mod:`coursebuild.writer` — the writer's mode of ``mkdocs serve`` (one language, the saved page);
-* :mod:`coursebuild.text` — Korean particles after numbers (:mod:`coursebuild.text.josa`);
+* :mod:`coursebuild.text` — Korean particles after numbers (:mod:`coursebuild.text.josa`) and
+  the reading rule for a particle after a formula (:mod:`coursebuild.text.formulas`, which the
+  tests hold every Korean text to);
 * :mod:`coursebuild.content` — what ``docs/`` holds besides pages: check questions and
   assignments, self-checks, the glossary, the references;
 * :mod:`coursebuild.pages` — the marker grammar (:mod:`coursebuild.pages.markers`), its table of

@@ -119,7 +119,7 @@ print("sinusoidal added: max |out(shuffled) - shuffled(out)| =", f"{(z_shuffled 
 # ## 사인파 위치 인코딩
 #
 # 강의의 "손으로 풀어 보기"처럼 $d = 64$인 표를 만들고 위치 10의 차원 0, 16, 32를 읽습니다.
-# 이어서 차원마다 한 바퀴 도는 데 걸리는 위치 수(파장) $2\pi \cdot 10000^{2i/d}$를 계산합니다.
+# 이어서 차원마다 한 바퀴 도는 데 걸리는 위치 수(파장) $2\pi \cdot 10000^{2i/d}$을 계산합니다.
 
 # %% [markdown] lang="en"
 # The first line is float64 rounding and nothing else: self-attention does not know the order,

@@ -51,8 +51,8 @@ COLAB_MINUTES = {"first": 10, "second": 20}  # the time table's two Colab codes 
 GUIDE = "teaching/instructor-guide.md"
 _STEP = re.compile(r"\((\d+) ?(?:min|분)\)")
 _VALUE_RESULT = re.compile(r"(?:=|\\approx)[^=]*\[\[value:")
-# a widget: its marker, or a widget element written into the page as HTML (lesson 8's decoder)
-_WIDGET = re.compile(r"^\s*(?:\[\[widget:|<div class=\"widget\")", re.M)
+# a widget element written into the page as HTML (lesson 8's decoder): any tag with data-widget
+_WIDGET_HTML = re.compile(r"<[A-Za-z][\w-]*\s[^>]*\bdata-widget=")
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,17 @@ def computations(text: str) -> int:
     return sum(1 for b in markdown.blocks(text) if b.kind == "math" and _VALUE_RESULT.search(b.formula))
 
 
+def widgets(text: str) -> int:
+    """The widgets a page shows: each ``[[widget:…]]`` marker and each element written as HTML
+    with a ``data-widget`` attribute (what the page scripts attach to), outside code fences;
+    folded boxes included. Counted from the page itself, so a widget added to it is counted."""
+    def count(found) -> int:
+        return sum(1 if b.kind == "marker" and b.name == "widget"
+                   else len(_WIDGET_HTML.findall(b.text)) if b.kind == "html"
+                   else count(b.body) if b.kind == "folded" else 0 for b in found)
+    return count(markdown.blocks(text))
+
+
 def questions_of(number: int) -> int:
 
     return len(questions.load().get(number, {}).get("questions", []))
@@ -88,7 +99,7 @@ def _study(slug: str, lang: str, stamp: float) -> Study:
     text = reading.lesson_source(slug, lang).read_text(encoding="utf-8")
     number = SLUGS.index(slug) + 1
     return Study(reading=reading.measure(text, lang).minutes_exact, computations=computations(text),
-                 questions=questions_of(number), widgets=len(_WIDGET.findall(text)))
+                 questions=questions_of(number), widgets=widgets(text))
 
 
 def study(slug: str, lang: str) -> Study:
