@@ -29,6 +29,8 @@ HANGUL = re.compile("[\uac00-\ud7a3]")
 # (module, top-level name): why its Korean text stays in code; "*": the whole module
 ALLOWED_HANGUL = {
     ("text/josa.py", "*"): "the rules of Korean particles (이/가, 을/를, ...) and how numbers are read",
+    ("text/formulas.py", "*"): "how a formula is read aloud in Korean (피 엑스, 전치, 알파), a rule of Korean that "
+                               "picks the particle after it",
     ("text/numbers.py", "KO"): "Korean native numbers before a noun (한, 두, 세, ...), a counting rule",
     ("course.py", "LESSONS"): "the lesson titles, the course's own definition",
     ("content/glossary.py", "_KO_PARTICLES"): "the endings that may follow a glossary term, a rule of Korean",

@@ -6,7 +6,9 @@
 // - Scroll boxes a keyboard cannot reach (axe: scrollable-region-focusable): a wide table's
 //   .md-typeset__scrollwrap, a long formula, a notebook output that scrolls. Whatever in the
 //   content scrolls gets tabindex="0", so Tab reaches it and arrow keys scroll it; boxes that
-//   stop overflowing (a wider window) lose it again. (Not role="region": twenty regions of one
+//   stop overflowing (a wider window) lose it again. On a device without hover (a phone),
+//   Material removes a code block's tabindex each time the block is resized; a tabindex removed
+//   is noticed and put back. (Not role="region": twenty regions of one
 //   name are twenty landmarks that cannot be told apart.)
 // - The search is role="dialog" without a name (aria-dialog-name): it takes the search
 //   field's own label, which Material has already put in the page's language.
@@ -34,10 +36,10 @@
     for (const el of all) {
       if (el.dataset.a11yScroll === undefined && el.hasAttribute("tabindex")) continue // the site's own
       if (overflows(el)) {
-        if (el.dataset.a11yScroll === undefined) {
-          el.setAttribute("tabindex", "0")
-          el.dataset.a11yScroll = ""
-        }
+        // set again each time: on a device without hover, Material's code block drops the
+        // tabindex it did not add whenever the block is resized, ours included
+        if (el.getAttribute("tabindex") !== "0") el.setAttribute("tabindex", "0")
+        el.dataset.a11yScroll = ""
       } else if (el.dataset.a11yScroll !== undefined) {
         el.removeAttribute("tabindex")
         delete el.dataset.a11yScroll
@@ -73,7 +75,7 @@
   const later = () => { clearTimeout(pending); pending = setTimeout(fix, 100) }
 
   // Material renders (code navs, table wrappers) on document$; catch what it adds afterwards
-  new MutationObserver(later).observe(document.body, { childList: true, subtree: true })
+  new MutationObserver(later).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["tabindex"] })
   window.addEventListener("resize", later)
   if (typeof document$ !== "undefined") document$.subscribe(fix)
   else document.addEventListener("DOMContentLoaded", fix)
