@@ -25,6 +25,9 @@ computed here:
   equal the build's Python mirror (common/trainer_task.py), and the same seed gives the same curve;
 * single-head attention with ``scale`` equals ``F.scaled_dot_product_attention(..., scale=)``;
 * a step whose loss or gradient is not finite is not applied, and the trainer says which;
+* at the rate that diverges, the page's run and the build's PyTorch run of the same setting stop
+  where they stop, and the widget's comparison (widgets/train.js) says "agree" only when the two
+  stopping steps are within the page data's margin, naming what became non-finite in the build's;
 * an arena recycles only what the caller passes it for.
 """
 
@@ -90,10 +93,12 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def node(code: str, x, patches=()):
+def node(code: str, x, patches=(), extra=()):
+    """Run ``code(x)`` over the trainer's FILES (then ``extra``, absolute paths) in Node."""
     exe = shutil.which("node")
     assert exe, "node is not on the PATH: these checks need Node 20 (the page's trainer runs in it)"
-    job = {"files": [str(JS / f) for f in FILES], "patches": [list(p) for p in patches], "code": code, "input": x}
+    job = {"files": [str(JS / f) for f in FILES] + [str(f) for f in extra], "patches": [list(p) for p in patches],
+           "code": code, "input": x}
     done = subprocess.run([exe, "-e", RUNNER], input=json.dumps(job), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
@@ -436,3 +441,55 @@ def test_the_page_and_the_build_start_the_same_unscaled_model():
     js = node(code, {"cfg": js_config(cfg, setting), "src": src.tolist(), "tgt": tgt.tolist()})
     assert js_config(cfg, setting)["attention_scale"] == 1.0
     assert js == pytest.approx(s2s.seq2seq_loss(model, src, tgt)[0].item(), rel=LOSS_TOL)
+
+
+# ---------------------------------------------------------------- the widget's comparison when both diverge
+
+# what train.js needs to load outside a page: no document, a CourseWidgets that registers nothing
+WIDGET_STUB = "globalThis.document = {currentScript: null, baseURI: 'file:///'}; globalThis.CourseWidgets = {register: function () {}};"
+DIVERGED = """(x) => {
+  const C = CourseWidgets.trainComparison, base = x.data.base;
+  const model = TrainerTask.initModel(x.cfg, base.seed), task = TrainerTask.task(base.seed, base.length, base.n_held_out);
+  const run = Trainer.trainer(model, x.data.optimiser, x.setting.schedule, Number(x.setting.lr), base.steps);
+  let mine = null;
+  while (!mine && run.steps() < base.steps) {
+    const b = task.batch(base.batch_size), r = run.trainStep(b.srcs, b.tgts);
+    if (r.nonfinite) mine = {reached_step: null, diverged_step: run.steps() + 1, nonfinite: r.nonfinite, exact: 0};
+  }
+  const far = {reached_step: null, diverged_step: x.build + x.within + 1, nonfinite: "loss", exact: 0};
+  const near = {reached_step: null, diverged_step: x.build + x.within, nonfinite: "loss", exact: 0};
+  const say = (m) => ({ko: C.comparison(C.LABELS.ko, x.data, x.setting, m), en: C.comparison(C.LABELS.en, x.data, x.setting, m)});
+  return {mine, page: mine && say(mine), far: say(far), near: say(near)};
+}"""
+
+
+def test_when_both_diverge_the_widget_compares_their_stopping_steps(tmp_path):
+    """The page's run at lr 10000 against the build's PyTorch run of it, as the widget compares them:
+    "agree" only within AGREE's margin (15 against 73 is not agreement), and the build's sentence
+    says what was not finite there (a gradient whose loss was finite is not "the loss")."""
+    from tutorial_code.experiments.pagedata import browser_training as bt_page
+    cfg = bt.Config()
+    name = "lr=10000"
+    setting = bt.settings(cfg)[name]
+    build = bt.train(cfg, setting)
+    assert build["diverged_step"] and build["nonfinite"] in {"loss", "gradient"}
+    data = bt_page.page_data(cfg, {"runs": {name: build}}, tmp_path, tmp_path)["widgets"]["train"]
+    stub = tmp_path / "stub.js"
+    stub.write_text(WIDGET_STUB, encoding="utf-8")
+    within = data["agree"]["diverged_steps_within"]
+    out = node(DIVERGED, {"data": data, "setting": {k: bt._text(v) for k, v in setting.items()},
+                          "cfg": js_config(cfg, setting), "build": build["diverged_step"], "within": within},
+               extra=[stub, JS / "widgets" / "train.js"])
+    what = {"en": {"loss": "when the loss was no longer", "gradient": "when a gradient was no longer"},
+            "ko": {"loss": "손실이 유한한 수가 아니게", "gradient": "기울기가 유한한 수가 아니게"}}
+    for lang in ("ko", "en"):
+        assert out["far"][lang]["kind"] == "differ" and out["near"][lang]["kind"] == "agree", out
+        assert what[lang][build["nonfinite"]] in out["far"][lang]["text"], out["far"][lang]
+        assert "NaN" not in out["far"][lang]["text"]
+    mine = out["mine"]
+    assert mine and mine["nonfinite"] in {"loss", "gradient"}, "the page's run at lr 10000 must diverge too"
+    close = abs(mine["diverged_step"] - build["diverged_step"]) <= within
+    for lang in ("ko", "en"):
+        text = out["page"][lang]["text"]
+        assert out["page"][lang]["kind"] == ("agree" if close else "differ"), (mine, build["diverged_step"], text)
+        assert str(mine["diverged_step"]) in text and str(build["diverged_step"]) in text

@@ -16,7 +16,9 @@ From the same start the two runs are the same algorithm in different floating-po
 page computes in JavaScript's float64 and stores float32; PyTorch computes in float32), so their
 numbers are not identical and the difference can grow; the page compares where they ended, by
 rules in the page data. A run stops at the first step whose loss or gradient is not a finite
-number, and records which of the two it was.
+number, and records which of the two it was. Two settings (``Config.rounding``) are run once
+more in float64: the same algorithm in a more precise arithmetic, so that the page can say, in
+words its drawing code chooses from the numbers, how far rounding alone moves a run.
 
 The held-out sequences decide when a run stops (at ``target`` exact match), so they are a
 validation set, not a test set: the page calls them validation sequences.
@@ -75,6 +77,9 @@ class Config:
         (("norm", "pre"), ("schedule", "constant")),
     )  # (pre-LN without warm-up at the high lr runs all its steps too: left out for the build's time)
     runs: tuple[str, ...] = field(default=())  # names of the runs to make (empty: all); tiny uses it
+    # runs made once more in float64, to show what rounding alone changes (the default, and the
+    # rate that diverges)
+    rounding: tuple[str, ...] = ("default", "lr=10000")
     seed: int = 0
 
     @classmethod
@@ -146,18 +151,20 @@ def nonfinite(loss: torch.Tensor, model) -> str | None:
     return "gradient"
 
 
-def train(cfg: Config, setting: dict, exclude: bool = True) -> dict:
+def train(cfg: Config, setting: dict, exclude: bool = True, dtype: torch.dtype = torch.float32) -> dict:
     """One run as the page's worker makes it: evaluate at step 0 and every ``eval_every`` steps,
     stop at the target or at the first step whose loss or gradient is not finite (that step is
-    not applied; ``diverged_step`` and ``nonfinite`` say which step and what)."""
+    not applied; ``diverged_step`` and ``nonfinite`` say which step and what, ``diverged_loss``
+    that step's loss when it was finite). ``dtype``: the parameters' and the arithmetic's
+    (float64 for the rounding runs; the start is the same float32 numbers)."""
     mcfg = model_config(cfg, setting)
-    model = init_model(mcfg, cfg.seed)
+    model = init_model(mcfg, cfg.seed).to(dtype)
     data = task(cfg.seed, cfg.length, cfg.n_held_out, exclude=exclude)
     h_src, h_tgt = tensors(data.held_out)
     opt, sched = build_optimizer(model.parameters(), cfg.optimiser, setting["schedule"], float(setting["lr"]), cfg.steps)
     held = {tuple(d) for d in data.held_out}
     losses, evals, seen_held_out = [], [], 0
-    reached = diverged_step = what = None
+    reached = diverged_step = what = diverged_loss = None
 
     # the page scores greedy decoding; teacher forcing gives the same exact match (every next token
     # right given the true prefix is the greedy output, seq2seq.py's docstring) at a fraction of the cost
@@ -178,6 +185,7 @@ def train(cfg: Config, setting: dict, exclude: bool = True) -> dict:
         what = nonfinite(loss, model)
         if what:  # trainer.js applies no such step and stops; so does this run
             diverged_step = step
+            diverged_loss = loss.item() if what == "gradient" else None  # finite: only the gradient was not
             break
         opt.step()
         sched.step()
@@ -188,7 +196,7 @@ def train(cfg: Config, setting: dict, exclude: bool = True) -> dict:
                 break
     return {"setting": setting, "losses": losses, "evals": evals, "reached_step": reached,
             "reached": int(reached is not None), "diverged_step": diverged_step, "nonfinite": what,
-            "diverged": int(diverged_step is not None),
+            "diverged_loss": diverged_loss, "diverged": int(diverged_step is not None),
             "final_exact": evals[-1]["exact"], "steps_run": len(losses),
             "held_out_in_training": seen_held_out, "redrawn": data.redrawn}
 
@@ -202,8 +210,15 @@ def run(cfg: Config, ctx) -> dict:
             r = runs[name]
             ctx.log(f"{name}: exact {r['final_exact']:.3f}, reached {r['reached_step']}, "
                     f"diverged {r['diverged_step']} ({r['nonfinite']})")
+    # the same runs in float64: what rounding alone changes (their curves, where they stop)
+    keep = ("losses", "reached_step", "diverged_step", "nonfinite", "diverged_loss", "final_exact", "steps_run")
+    float64 = {}
+    for name in (n for n in cfg.rounding if n in runs):
+        r = train(cfg, todo[name], dtype=torch.float64)
+        float64[name] = {k: r[k] for k in keep}
+        ctx.log(f"{name} in float64: reached {r['reached_step']}, diverged {r['diverged_step']} ({r['nonfinite']})")
     data = task(cfg.seed, cfg.length, cfg.n_held_out)
-    out = {"runs": runs, "n_runs": len(runs),
+    out = {"runs": runs, "n_runs": len(runs), "float64": float64,
            "data": {"held_out_in_training": sum(r["held_out_in_training"] for r in runs.values()),
                     "n_held_out_distinct": len({tuple(d) for d in data.held_out}),
                     "redrawn": max(r["redrawn"] for r in runs.values())}}

@@ -45,6 +45,10 @@ def page_data(cfg, results, files, out_dir) -> dict:
         "switches": switches, "runs": runs, "agree": dict(AGREE),
     }
     default = next(r for r in runs if r["name"] == "default") if "default" in results["runs"] else runs[0]
+    # the peak rate of lesson 7's post-LN pair (with and without its warm-up), beside the default's
+    extra_lrs = sorted({float(dict(change)["lr"]) for change in cfg.extra if "lr" in dict(change)})
+    if len(extra_lrs) != 1:
+        raise ValueError(f"lesson 8's note names one higher rate for lesson 7's combinations; Config.extra has {extra_lrs}")
     return {"widgets": {"train": train},
             "page": {"n_runs": len(runs), "agree_within_steps": AGREE["evals_within"] * cfg.eval_every,
                      "agree_exact_within": AGREE["exact_within"],
@@ -52,6 +56,8 @@ def page_data(cfg, results, files, out_dir) -> dict:
                      "agree_diverged_within": AGREE["diverged_steps_within"],
                      "default_reached_step": default["reached_step"] or 0,
                      "warmup_steps": cfg.optimiser.warmup_steps,
+                     "default_lr": float(defaults["lr"]),
+                     "lesson7_lr": extra_lrs[0],
                      "one_cycle_pct": round(100 * cfg.optimiser.pct_start, 6)}}
 
 
