@@ -21,7 +21,7 @@ import yaml
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from coursebuild.paths import DOCS
+from coursebuild.paths import DOCS, TUTORIAL
 from tutorial_code.attention import scaled_dot_product_attention
 from tutorial_code.masks import causal_mask, combine_masks, padding_mask
 
@@ -40,6 +40,8 @@ LEFT_PADDING = ("lesson 4, left padding: 'Such batches therefore use PyTorch's s
                 "block with a large finite negative number …: a fully blocked row then spreads its weight evenly "
                 "… and stays finite'")
 ANSWER_3_4 = "answer 3.4: 'Give the same mask to PyTorch's F.scaled_dot_product_attention and that row comes out as zeros'"
+NOTEBOOK_3 = ("lesson 3's notebook: 'in our function that row … gives NaN. PyTorch's function has returned such a row "
+              "as zeros … since version 2.5'")
 ANSWER_4_4 = ("answer 4.4: 'a weight of 0 does not help, because 0 × NaN is NaN, so every query's output becomes "
               "NaN. Try the same with F.scaled_dot_product_attention and no NaN appears'")
 
@@ -65,10 +67,10 @@ def blocked_row(kind: str) -> torch.Tensor:
 
 
 CLAIMS = {  # kind -> (what the pages say it returns, the sentences that say so)
-    "package": ("nan", (LESSON_3, LESSON_4, ANSWER_3_4)),
+    "package": ("nan", (LESSON_3, LESSON_4, ANSWER_3_4, NOTEBOOK_3)),
     "nn.MultiheadAttention need_weights=True": ("nan", (LESSON_3, LESSON_4)),
     "nn.MultiheadAttention need_weights=False": ("zeros", (LESSON_3,)),
-    "F.sdpa": ("zeros", (LESSON_3, LESSON_4, ANSWER_3_4)),
+    "F.sdpa": ("zeros", (LESSON_3, LESSON_4, ANSWER_3_4, NOTEBOOK_3)),
     "F.sdpa math": ("zeros", (LESSON_3,)),
     "F.sdpa finite": ("mean of the values", (LEFT_PADDING,)),
 }
@@ -176,3 +178,11 @@ def test_the_answers_still_say_it(question, words):
     text = {lang: one_line(" ".join(q["answer"][lang] for q in data["questions"])) for lang in ("ko", "en")}
     missing = {lang: [w for w in ws if w not in text[lang]] for lang, ws in words.items()}
     assert not any(missing.values()), f"docs/questions/{question} no longer says what this module checks: {missing}"
+
+
+def test_lesson_3s_notebook_still_says_it():
+    text = one_line((TUTORIAL / "notebooks" / "lesson_03_scaled_dot_product.py").read_text(encoding="utf-8"))
+    words = ["`NaN`이 나옵니다", "2.5부터 그런 행을 경고 없이 0으로", "gives `NaN`", "as zeros, without a warning, since version 2.5",
+             "blocked[0] = False"]
+    missing = [w for w in words if w not in text]
+    assert not missing, f"{NOTEBOOK_3}: the notebook no longer says {missing}"
