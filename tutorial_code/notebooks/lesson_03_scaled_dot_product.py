@@ -92,6 +92,25 @@ for mask in (None, causal):
     print("mask" if mask is not None else "no mask", (ours - theirs).abs().max().item())
 
 # %% [markdown] lang="ko"
+# 한 가지는 다릅니다. 어떤 쿼리의 키를 모두 막으면, 우리 함수에서는 그 행의 점수가 모두 $-\infty$라
+# 소프트맥스가 $0/0$을 계산해 `NaN`이 나옵니다. PyTorch의 함수는 2.5부터 그런 행을 경고 없이 0으로
+# 돌려줍니다. 쿼리 0의 키를 모두 막아 두 함수를 비교해 봅시다.
+
+# %% [markdown] lang="en"
+# One thing differs. Block every key of a query, and in our function that row's scores are all
+# $-\infty$, so the softmax computes $0/0$ and gives `NaN`. PyTorch's function has returned such a
+# row as zeros, without a warning, since version 2.5. Block every key of query 0 and compare.
+
+# %%
+blocked = causal.clone()
+blocked[0] = False  # ko: 쿼리 0은 어떤 키도 볼 수 없음 # en: query 0 may attend to no key
+ours, _ = scaled_dot_product_attention(q, k, v, mask=blocked)
+theirs = F.scaled_dot_product_attention(q, k, v, attn_mask=blocked)
+print("torch", torch.__version__)
+print("ours, row 0:   ", ours[0].tolist())
+print("PyTorch, row 0:", theirs[0].tolist())
+
+# %% [markdown] lang="ko"
 # ## 나누지 않으면: 소프트맥스 포화
 #
 # 성분이 표준정규분포인 쿼리와 키의 내적은 분산이 $d_k$입니다. $d_k$를 키우면서 나누지 않은 점수와
