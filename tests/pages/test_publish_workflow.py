@@ -112,6 +112,10 @@ def test_the_student_edition_deploys_here_only_from_a_private_repository():
     # a student repository: nothing deployed here; else only a private repository deploys
     assert student.index('-n "$STUDENT_REPOSITORY"') < student.index('echo "deploy=false"')
     assert '"$PRIVATE" = "true"' in student and "exit 1" in student.split('"$PRIVATE" = "true"')[1]
+    # a public repository's owner page lists it: a student repository of the same owner leads there
+    same_owner = student[student.index('-n "$STUDENT_REPOSITORY"'):student.index('echo "deploy=false"')]
+    assert '"$PRIVATE" != "true" ] && [ "$owner" = "$source_owner" ]' in same_owner and "exit 1" in same_owner
+    assert 'source_owner=$(echo "${GITHUB_REPOSITORY%%/*}"' in same_owner
     assert uses("build")["actions/configure-pages"]["if"] == "steps.where.outputs.deploy == 'true'"
     assert uses("build")["actions/upload-pages-artifact"]["if"] == "steps.where.outputs.deploy == 'true'"
     assert workflow()["jobs"]["deploy"]["if"] == "needs.build.outputs.deploy == 'true'"
