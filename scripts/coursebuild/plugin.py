@@ -43,6 +43,8 @@ on_post_build               -200      after the last language: no sitemap withou
                                       one search index per language
 on_post_build               -210      the instructor pack; the lessons' glossary terms into
                                       the search indexes
+on_post_build               -220      the student edition: the written site checked for any
+                                      name of or link to a place that holds answers
 ==========================  ========  =========================================================
 
 static-i18n calls MkDocs' build once per language with the same configuration object, so work
@@ -74,6 +76,7 @@ from .pages import markers, nav
 from .pages.site import page_context, source_name
 from .paths import DEFAULT_OUT, REPO_ROOT
 from .pipeline import site as experiments
+from .pipeline.provenance import git_state
 from . import writer
 from .state import AFTER_I18N, BEFORE_I18N, building_language, build_state, default_language, \
     once_per_build, page_language
@@ -102,6 +105,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def __init__(self):
         super().__init__()
         self.repository: colab.Repository | None = None  # the one 'Open in Colab' names
+        self.sources: dict[str, str] = {}  # every source repository the settings name (student edition)
         self.command: str | None = None  # "build", "serve" or "gh-deploy" (on_startup)
         self.dirty = False
         self.writer: writer.Session | None = None  # the writer's mode of mkdocs serve, if asked for
@@ -134,8 +138,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             edition = editions.current()
             source = colab.resolve(config.extra.get("colab"), config.repo_url, REPO_ROOT)
             if edition == "student":  # never the source repository: it holds the answers
-                self.repository = colab.resolve_student(config.extra.get("colab"), colab.source_names(
-                    config.extra.get("colab"), config.repo_url, REPO_ROOT))
+                self.sources = colab.source_names(config.extra.get("colab"), config.repo_url, REPO_ROOT)
+                self.repository = colab.resolve_student(config.extra.get("colab"), self.sources)
             else:
                 self.repository = source
         except KeyError as exc:
@@ -333,7 +337,19 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             if _has_search(config) and path.exists():
                 search.rewrite_index_file(path, search.refine_index)
 
-    on_post_build = CombinedEvent(_post_build_notebooks, _post_build_languages, _post_build_outputs)
+    @event_priority(AFTER_I18N - 20)  # the site as it is published: every language, the index rewritten
+    def _post_build_student_check(self, config: MkDocsConfig):
+        if config.extra.get("edition") != "student" or (
+                config.plugins.get("i18n") is not None and not i18n_fixes.after_last_language(config)):
+            return
+        leaks = editions.student_leaks(Path(config.site_dir), self.sources, git_state().get("commit"))
+        if leaks:
+            raise PluginError("the student edition names or links a place that holds answers:\n  "
+                              + "\n  ".join(leaks[:20]) + ("\n  …" if len(leaks) > 20 else "")
+                              + "\nput that text in an [[edition:open]] block, or leave it out")
+
+    on_post_build = CombinedEvent(_post_build_notebooks, _post_build_languages, _post_build_outputs,
+                                  _post_build_student_check)
 
     def _instructor_pack(self, config: MkDocsConfig) -> None:
         edition = config.extra.get("edition", editions.DEFAULT)

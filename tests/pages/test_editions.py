@@ -106,6 +106,23 @@ def test_the_code_archive_holds_the_code_its_readme_and_nothing_that_holds_answe
     assert "scripts/setup.sh" in readme and "scripts/run_experiments.py" in readme
 
 
+def test_the_code_archive_runs_as_its_readme_says_without_the_pages(tmp_path):
+    """Unpacked alone, its README's commands find the package and the experiments (the editable
+    install of scripts/setup.sh put on the path by hand: nothing is installed here)."""
+    with zipfile.ZipFile(editions.write_code_archive(tmp_path / "a.zip", REPO)) as archive:
+        archive.extractall(tmp_path / "unpacked")
+    root = tmp_path / "unpacked" / editions.ARCHIVE_FOLDER
+    env = {**os.environ, "PYTHONPATH": f"{root / 'scripts'}{os.pathsep}{root}"}
+    where = subprocess.run([sys.executable, "-c", "import coursebuild, tutorial_code; print(coursebuild.__file__); "
+                            "print(tutorial_code.__file__)"], cwd=root, env=env, capture_output=True, text=True)
+    assert where.returncode == 0 and all(Path(p).is_relative_to(root) for p in where.stdout.split()), where
+    listed = subprocess.run([sys.executable, "scripts/run_experiments.py", "--list"], cwd=root, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert listed.returncode == 0, listed.stderr[-3000:]
+    assert "lstm_vs_attention" in listed.stdout  # the experiment the README runs next
+    assert not (root / "docs").exists()
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_get_code_says_what_the_archive_holds(lang):
     text = markers.render("[[get-code]]", kinds.context(lang=lang, edition="student",
@@ -114,6 +131,35 @@ def test_get_code_says_what_the_archive_holds(lang):
     assert all(f"`{path}`" in text for path in editions.CODE_PARTS)
     listed = markers.render("[[get-code:archive]]", kinds.context(lang=lang))
     assert all(f"`{path}`" in listed for path in editions.CODE_PARTS)
+
+
+def test_a_written_student_site_is_searched_for_every_place_that_holds_answers(tmp_path):
+    """The check the course plugin runs after every student build (and fails the build on)."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    clean = {"index.html": '<a href="https://github.com/me/course-student">the publication</a> '
+                           '<a href="https://colab.research.google.com/github/me/course-student/blob/gh-pages/x.ipynb">'
+                           'Colab</a> <a href="teaching/exercises/">exercises</a> me/courses',
+             "search/search_index.json": '{"docs": [{"text": "self-check course.yml? no link"}]}',
+             "assets/a.png": "me/course " + commit}  # not text a reader gets
+    for name, text in clean.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert editions.student_leaks(tmp_path, ["me/course"], commit) == []
+    leaks = {"a.html": f'<a href="https://github.com/ME/Course">x</a> {commit}',
+             "b.html": '<p>git clone https://example.org/x</p><a href="../teaching/answer-key/#a-1">key</a>',
+             "c.xml": "<loc>https://x.io/site-instructor/index.html</loc> src=\"../x\"",
+             "d.html": '<a href="../../questions/lesson-03.yml">q</a> <a href="https://github.com/me/course.git">r</a>',
+             "e.js": 'x = "me/course"; y = \'<a href="instructor-guide/">\''}
+    for name, text in leaks.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = editions.student_leaks(tmp_path, ["me/course"], commit)
+    assert found == ["a.html names the source repository ME/Course", f"a.html gives the source's commit {commit}",
+                     "b.html says git clone", "b.html links the instructor page ../teaching/answer-key/#a-1",
+                     "c.xml links the instructor page https://x.io/site-instructor/index.html",
+                     "d.html names the source repository me/course",
+                     "d.html links the instructor page ../../questions/lesson-03.yml",
+                     "e.js names the source repository me/course", "e.js links the instructor page instructor-guide/"], found
+    assert len(editions.student_leaks(tmp_path, [], None)) == 5  # no repository or commit known: the links
 
 
 def test_the_pack_goes_next_to_the_site_folder():
@@ -200,10 +246,25 @@ def _normalised(text: str) -> str:
 
 
 # the repositories the student edition is built with: the source, as the publishing workflow sets
-# it (and as repo_url or a GitHub origin would name it), and a separate student publication
+# it (COLAB_REPOSITORY) and as mkdocs.yml's repo_url names it (a mirror, so that each is looked
+# for on its own), and a separate student publication
 SOURCE_REPOSITORY = "course-owner/attention-course-source"
+SOURCE_REPO_URL = "https://github.com/course-mirror/attention-course-source"
 STUDENT_PUBLICATION = "course-owner/attention-course-student"
 STUDENT_SITE_URL = "https://course-owner.github.io/attention-course-student/"
+# `mkdocs build --strict -d SITE` with repo_url set, as a repository's mkdocs.yml may set it
+# (the command line has no option for it; the same calls as mkdocs' own build command)
+BUILD_WITH_REPO_URL = """
+import sys
+from mkdocs.commands import build
+from mkdocs.config import load_config
+config = load_config("mkdocs.yml", strict=True, site_dir=sys.argv[1], repo_url=sys.argv[2])
+config.plugins.on_startup(command="build", dirty=False)
+try:
+    build.build(config, dirty=False)
+finally:
+    config.plugins.on_shutdown()
+"""
 
 
 @pytest.fixture(scope="module")
@@ -211,13 +272,13 @@ def student_site(built_site, tmp_path_factory) -> Path:
     """The student edition, built once, after the open site (``built_site``): the experiments,
     notebooks and handouts are then in the caches, so it trains nothing and runs no notebook
     (started before the open build had filled them, on another worker, it would compute every
-    experiment a second time); with a source repository and a student publication configured
-    and a site address (so a sitemap)."""
+    experiment a second time); with a source repository (the variable and repo_url) and a student
+    publication configured and a site address (so a sitemap)."""
     site = tmp_path_factory.mktemp("student") / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "COURSE_EDITION": "student",
            "COLAB_REPOSITORY": SOURCE_REPOSITORY, "STUDENT_COLAB_REPOSITORY": STUDENT_PUBLICATION,
            "SITE_URL": STUDENT_SITE_URL}
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+    result = subprocess.run([sys.executable, "-c", BUILD_WITH_REPO_URL, str(site), SOURCE_REPO_URL],
                             cwd=REPO, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         pytest.fail(f"student edition build failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}", pytrace=False)
@@ -265,16 +326,28 @@ def _site_texts(site: Path) -> dict[str, str]:
     return out
 
 
+def _head_commit() -> str:
+    """The commit the builds record (provenance.git.commit): this checkout's HEAD."""
+    return subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 @pytest.mark.slow
-def test_the_student_edition_names_no_place_that_holds_answers(student_site):
+def test_the_student_edition_names_no_place_that_holds_answers(student_site, built_site):
     texts = _site_texts(student_site)
     assert "sitemap.xml" in texts and "search/search_index.json" in texts and "en/search/search_index.json" in texts
     assert "downloads/course-code.zip!" in texts
+    # GitHub's commit search finds the public repositories that hold a commit from its hash
+    commit = _head_commit()
+    assert commit in (built_site / "build" / "index.html").read_text(encoding="utf-8")  # the open site gives it
+    source_names = [name.lower() for name in (SOURCE_REPOSITORY, SOURCE_REPO_URL.removeprefix("https://github.com/"))]
     found = []
     for rel, text in texts.items():
         lowered = text.lower()
-        if SOURCE_REPOSITORY.lower() in lowered or "attention-course-source" in lowered:
+        if any(name in lowered for name in source_names) or "attention-course-source" in lowered:
             found.append(f"{rel} names the source repository")
+        if commit in lowered:
+            found.append(f"{rel} gives the source's commit {commit}")
         if "git clone" in lowered:
             found.append(f"{rel} says git clone")
         for href in re.findall(r'(?:href|src)="([^"]+)"|<loc>([^<]+)</loc>', text):

@@ -1,7 +1,8 @@
 """The GitHub Pages workflow (.github/workflows/pages.yml) builds with the README's command,
 caches pip and .build/, sets SITE_URL and the Colab repository from the repository it runs in,
 pushes the open site to the branch Colab opens notebooks from, and deploys with the official
-actions. The edition is an input; the student edition never goes to this repository's gh-pages
+actions. The edition is an input (else the repository variable, else student in a private
+repository and open in a public one); the student edition never goes to this repository's gh-pages
 branch, goes to a separate student repository when one is set, and to this repository's Pages
 only when the repository is private."""
 
@@ -45,10 +46,15 @@ def test_the_build_step_runs_the_readme_build_command():
     assert env["STUDENT_COLAB_REPOSITORY"] == "${{ vars.STUDENT_REPOSITORY }}"
 
 
-def test_the_edition_is_an_input_of_a_run_by_hand_or_a_repository_variable():
+def test_the_edition_is_an_input_of_a_run_by_hand_or_a_repository_variable_else_the_visibility():
     dispatch = workflow()[True]["workflow_dispatch"]["inputs"]["edition"]
-    assert dispatch["type"] == "choice" and dispatch["options"] == ["open", "student"] and dispatch["default"] == "open"
-    assert workflow()["jobs"]["build"]["env"]["COURSE_EDITION"] == "${{ inputs.edition || vars.COURSE_EDITION || 'open' }}"
+    assert dispatch["type"] == "choice" and dispatch["options"] == ["as-configured", "open", "student"]
+    assert dispatch["default"] == "as-configured"  # a click on "Run" republishes what pushes publish
+    chosen = workflow()["jobs"]["build"]["env"]["COURSE_EDITION"]
+    # a private repository (the guide's for a graded class) publishes the student edition unless
+    # told otherwise, so a push never puts the answer key at the address the class was given
+    assert chosen == ("${{ (inputs.edition == 'open' || inputs.edition == 'student') && inputs.edition "
+                      "|| vars.COURSE_EDITION || (github.event.repository.private && 'student' || 'open') }}")
 
 
 def test_it_runs_on_pushes_to_main_and_by_hand():
@@ -106,6 +112,10 @@ def test_the_student_edition_deploys_here_only_from_a_private_repository():
     # a student repository: nothing deployed here; else only a private repository deploys
     assert student.index('-n "$STUDENT_REPOSITORY"') < student.index('echo "deploy=false"')
     assert '"$PRIVATE" = "true"' in student and "exit 1" in student.split('"$PRIVATE" = "true"')[1]
+    # a public repository's owner page lists it: a student repository of the same owner leads there
+    same_owner = student[student.index('-n "$STUDENT_REPOSITORY"'):student.index('echo "deploy=false"')]
+    assert '"$PRIVATE" != "true" ] && [ "$owner" = "$source_owner" ]' in same_owner and "exit 1" in same_owner
+    assert 'source_owner=$(echo "${GITHUB_REPOSITORY%%/*}"' in same_owner
     assert uses("build")["actions/configure-pages"]["if"] == "steps.where.outputs.deploy == 'true'"
     assert uses("build")["actions/upload-pages-artifact"]["if"] == "steps.where.outputs.deploy == 'true'"
     assert workflow()["jobs"]["deploy"]["if"] == "needs.build.outputs.deploy == 'true'"

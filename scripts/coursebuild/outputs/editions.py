@@ -11,6 +11,8 @@
   their hints, the self-checked questions keep their feedback. It never names the source
   repository (no header link, no ``git clone``; :mod:`coursebuild.notebooks.colab` gives it a
   Colab repository only from a separate student publication), and it offers the code archive.
+  The written site is read back after the last language (:func:`student_leaks`), and any name
+  of or link to a place that holds answers fails the build.
 
 Anything else is an error that names the two values. ``COURSE_EDITION=student mkdocs build``
 is the one command; ``-d site-student`` keeps it apart from the open site.
@@ -147,6 +149,37 @@ def edition_marker(arg, fmt, ctx) -> str:
     """``[[edition:…]]`` outside a block of its own: the hook resolves blocks before the markers."""
     raise ValueError("[[edition:open]], [[edition:student]] and [[edition:end]] must each stand "
                      "alone on their line, around the text of one edition")
+
+
+# ---------------------------------------------------------------- the student edition, as written
+
+# the files of a built site a reader (or a search) reads text or links from
+SITE_TEXT = (".html", ".json", ".xml", ".js", ".ipynb", ".txt")
+# a link to a page or file that holds answers: the instructor pages, the pack, the questions' files
+INSTRUCTOR_LINK = re.compile(r'(?:(?:href|src)="|<loc>)(?P<url>[^"<]*(?:answer-key|instructor-guide'
+                             r'|-instructor(?:/|\.zip)|/questions/)[^"<]*|[^"<]*\.ya?ml(?:#[^"<]*)?)(?:"|</loc>)')
+
+
+def student_leaks(site: Path, repositories=(), commit: str | None = None) -> list[str]:
+    """Where the student edition built into ``site`` names a place that holds answers, one line
+    each: a source repository (``owner/name``, whole, in any case; ``me/course`` is not found in
+    ``me/course-student``), the source's ``commit`` (GitHub's commit search finds the public
+    repositories that hold it), ``git clone``, or a link to an instructor page, the instructor pack or a file of questions. The course
+    plugin runs it after every student build and fails the build on any line, so whatever a
+    page says, no such site is published."""
+    names = [re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.(?!git\b)\w)", re.I)
+             for name in sorted({r for r in repositories if r})]
+    found = []
+    for path in sorted(p for p in Path(site).rglob("*") if p.suffix in SITE_TEXT and p.is_file()):
+        rel, text = path.relative_to(site).as_posix(), path.read_text(encoding="utf-8", errors="ignore")
+        lowered = text.lower()
+        found += [f"{rel} names the source repository {m.group(0)}" for m in map(lambda n: n.search(text), names) if m]
+        if commit and commit.lower() in lowered:
+            found.append(f"{rel} gives the source's commit {commit}")
+        if "git clone" in lowered:
+            found.append(f"{rel} says git clone")
+        found += [f"{rel} links the instructor page {m['url']}" for m in INSTRUCTOR_LINK.finditer(text)]
+    return found
 
 
 # ---------------------------------------------------------------- the instructor pack
