@@ -173,7 +173,15 @@ def add_tooltips(page_html: str, lang: str, terms: tuple[Term, ...] | None = Non
     return "".join(out)
 
 
+def _wrong_word(word: str) -> re.Pattern:
+    # a refused word where a word begins: 로스 (for 손실) is refused, 크로스 어텐션 is not; the word
+    # may go on (훈련된, 훈련용), since a refused word is wrong with any ending
+    lead = "(?<![가-힣])" if re.match(r"[가-힣]", word) else ""
+    return re.compile(lead + re.escape(word))
+
+
 def find_mistranslations(text: str, terms: tuple[Term, ...] | None = None) -> list[tuple[str, str]]:
-    """(wrong word, the right term) for every ``wrong_ko`` word found in ``text``."""
+    """(wrong word, the right term) for every ``wrong_ko`` word found in ``text``, where a word
+    begins (not inside another word: 크로스 holds 로스, 함수열 holds 수열)."""
     terms = terms or load()
-    return [(w, t.ko) for t in terms for w in t.wrong_ko if w in text]
+    return [(w, t.ko) for t in terms for w in t.wrong_ko if _wrong_word(w).search(text)]
