@@ -254,6 +254,42 @@ def test_notebooks_use_no_term_before_its_lesson_unexplained(lang):
     assert not bad, "\n".join(bad)
 
 
+def widget_problems(number: int, strings: list[str]) -> list[str]:
+    """Terms of a later lesson in the Korean strings of lesson ``number``'s widgets, each string
+    read as a paragraph: the first that holds such a term explains it in brackets ("인과 마스크
+    (4강)") or names the lesson that teaches it."""
+    lesson_of = {lesson.slug: lesson.number for lesson in LESSONS}
+    bad = []
+    for term, slug in TERMS["ko"].items():
+        later = lesson_of[slug]
+        text = next((t for t in strings if term in t), None) if later > number else None
+        if text and not (re.search(rf"(?<!\d){later}강", text) or explained(text, term, slug)):
+            bad.append(f"lesson {number}'s widgets: «{term}» before lesson '{slug}' in «{text[:60]}»")
+    return bad
+
+
+def test_widgets_use_no_term_before_its_lesson_unexplained():
+    from coursebuild.pages.widgets import SCRIPTS
+
+    folder = DOCS / "assets" / "javascripts" / "widgets"
+    bad, seen = [], 0
+    for lesson in LESSONS:
+        page = (DOCS / "ko" / "lessons" / f"{lesson.slug}.md").read_text(encoding="utf-8")
+        files = sorted({SCRIPTS[m.rsplit(".", 1)[-1]] for m in re.findall(r"\[\[widget:([\w.]+)", page)})
+        strings = [t for f in files for t in re.findall(r'"((?:[^"\\\n]|\\.)*)"', (folder / f).read_text(encoding="utf-8"))
+                   if re.search(r"[가-힣]", t)]
+        seen += bool(strings)
+        bad += widget_problems(lesson.number, strings)
+    assert seen == len(LESSONS), seen  # every lesson has a widget with Korean words
+    assert not bad, "\n".join(bad)
+
+
+def test_the_widget_check_finds_a_term_before_its_lesson():
+    assert widget_problems(3, ["마스크 없음", "인과 마스크"])
+    assert not widget_problems(3, ["마스크 없음", "인과 마스크 (4강)"])
+    assert not widget_problems(4, ["인과 마스크"])
+
+
 @pytest.mark.parametrize("lang, text, wrong", [
     # lesson 6's notebook before lesson 7 defines 스텝: the case the third reading found
     ("ko", '# %% [markdown] lang="ko"\n# 시드 하나로 12에포크(240스텝)만 돌립니다.\n', True),
