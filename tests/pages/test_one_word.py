@@ -70,6 +70,36 @@ def test_no_second_word_for_a_glossary_concept_in_any_source():
     assert not found, "write the glossary's word:\n" + "\n".join(found)
 
 
+def english_sources():
+    """(name, text) of every source an English reader meets, and the glossary's definitions."""
+    sources = [(DOCS / "en", "*.md"), (DOCS / "questions", "*.yml"), (ROOT / "tutorial_code" / "notebooks", "*.py"),
+               (ROOT / "tutorial_code" / "experiments" / "drawing", "*.py"),
+               (ROOT / "tutorial_code" / "experiments" / "pagedata", "*.py"), (WIDGETS, "*.js"),
+               (ROOT / "scripts" / "coursebuild" / "content" / "ui", "en.yml")]
+    for folder, pattern in sources:
+        for path in sorted(folder.rglob(pattern)):
+            yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+    yield "docs/glossary.yml (en, en_def)", "\n".join(f"{t.en}: {t.en_def}" for t in glossary.load())
+
+
+def test_no_second_english_word_for_a_glossary_concept():
+    terms = glossary.load()
+    found = [f"{name}: «{wrong}» → {right}" for name, text in english_sources()
+             for wrong, right in glossary.find_wrong_english(text, terms)]
+    assert not found, "write the glossary's word:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("Just before each sublayer (attention, feed-forward)", [("sublayer", "sub-layer")]),
+    ("decoders trained with no position encoding", [("position encoding", "positional encoding")]),
+    ("The switch underneath moves the layer norm", [("layer norm", "layer normalization")]),
+    ("x + \\operatorname{Sublayer}(x) in `SublayerConnection`, n_sublayers, `sublayer`", []),
+    ("the sinusoidal positional encoding; a LayerNorm; multi-head attention", []),
+])
+def test_the_glossary_refuses_the_second_english_words(text, wrong):
+    assert sorted(glossary.find_wrong_english(text, glossary.load())) == sorted(wrong), text
+
+
 def test_no_second_word_in_the_built_handouts(built_site):
     from pypdf import PdfReader
 

@@ -156,9 +156,9 @@ layer_norm = nn.LayerNorm(3)  # ko: 행(토큰)마다, 자기 특성 3개로 # e
 with torch.no_grad():
     ln = layer_norm(x)
 bn = F.batch_norm(x, None, None, training=True)  # ko: 열(특성)마다, 토큰 2개로 # en: each column (feature), over the 2 tokens
-print("layer norm:\n", ln.round(decimals=3))
+print("LayerNorm:\n", ln.round(decimals=3))
 print("batch norm:\n", bn.round(decimals=3))
-print("layer norm, mean of each row:   ", ln.mean(1).round(decimals=3))
+print("LayerNorm, mean of each row:   ", ln.mean(1).round(decimals=3))
 print("batch norm, mean of each column:", bn.mean(0).round(decimals=3))
 
 # %% [markdown] lang="ko"
@@ -177,7 +177,7 @@ for neighbour in ([10.0, 20.0, 30.0], [3.0, 2.0, 1.0]):
     with torch.no_grad():
         ln1 = layer_norm(batch)[0]
     bn1 = F.batch_norm(batch, None, None, training=True)[0]
-    print(f"neighbour {neighbour}:  token 1 after layer norm {[round(v, 3) for v in ln1.tolist()]}"
+    print(f"neighbour {neighbour}:  token 1 after LayerNorm {[round(v, 3) for v in ln1.tolist()]}"
           f"  after batch norm {[round(v, 3) for v in bn1.tolist()]}")
 
 # %% [markdown] lang="ko"
