@@ -2,9 +2,11 @@
 the lab notebooks, the widgets' strings, the figures' labels and the handouts.
 
 * A second word for a glossary concept is listed in the glossary's ``wrong_ko`` (수열 for 시퀀스,
-  훈련 for 학습): no Korean text of the course holds one. The page hook already refuses them on
-  the rendered pages; this test reads the sources the hook never sees (notebooks, widgets,
-  figure labels, the build's own Korean strings) and the built handouts' text.
+  훈련 for 학습, 정답률 for 정확도): no Korean text of the course holds one. The page hook already
+  refuses them on the rendered pages; this test reads every source (also those the hook never
+  sees: notebooks, widgets and the site's other scripts, figure labels, page data, templates, the
+  build's own Korean strings, the glossary's definitions) and the built handouts' text. A
+  refused word counts where a word begins, so 로스 is refused and 크로스 is not.
 * 스텝 and 단계 are two concepts (docs/glossary.yml, "step"): 스텝 is one update of the
   parameters, 단계 a stage of a computation (the five steps of attention, one generated token).
   A count of training steps, which in this course is a number from the results or a count of
@@ -24,23 +26,78 @@ ROOT = DOCS.parent
 WIDGETS = DOCS / "assets" / "javascripts" / "widgets"
 
 
+def glossary_text() -> str:
+    """The glossary's own Korean words: each term and its definition (not its ``wrong_ko`` list)."""
+    return "\n".join(f"{t.ko}: {t.ko_def}" for t in glossary.load())
+
+
+# every kind of source a Korean reader meets, by folder and file pattern: the pages, the check
+# questions, the teaching code (notebooks, figure labels, page data), every script of the site
+# (the widgets, the self-check, the prompt cards), the theme's templates, the build's own words
+# (content/ui/ko.yml and the code that writes handouts, plans and search) and mkdocs.yml
+SOURCES = [(DOCS / "ko", "*.md"), (DOCS / "questions", "*.yml"), (ROOT / "tutorial_code", "*.py"),
+           (DOCS / "assets" / "javascripts", "*.js"), (DOCS / "overrides", "*.html"),
+           (ROOT / "scripts" / "coursebuild", "*.py"), (ROOT / "scripts" / "coursebuild", "*.yml")]
+
+
 def korean_sources():
-    """(name, text) of every source a Korean reader meets, the glossary itself left out."""
-    paths = [*sorted((DOCS / "ko").rglob("*.md")), *sorted((DOCS / "questions").glob("*.yml")),
-             *sorted((ROOT / "tutorial_code").rglob("*.py")), *sorted(WIDGETS.glob("*.js")),
-             *sorted((ROOT / "scripts" / "coursebuild").rglob("*.py"))]
+    """(name, text) of every source a Korean reader meets, and the glossary's definitions."""
+    paths = [p for folder, pattern in SOURCES for p in sorted(folder.rglob(pattern))] + [ROOT / "mkdocs.yml"]
     for path in paths:
-        if "notebooks" in path.relative_to(ROOT).parts[:3] and path.suffix == ".ipynb":
+        name = path.relative_to(ROOT).as_posix()
+        if name == "scripts/coursebuild/content/glossary.py":  # it quotes refused words to explain the rule
             continue
-        yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+        yield name, path.read_text(encoding="utf-8")
+    yield "docs/glossary.yml (ko, ko_def)", glossary_text()
+
+
+def test_the_sources_cover_every_kind():
+    """The list above reaches each kind of text the issue names: a page, a question file, a
+    notebook, a widget, a figure label, the build's Korean strings, the handouts' code."""
+    names = [name for name, _ in korean_sources()]
+    for kind in ("docs/ko/lessons/", "docs/questions/self-check.yml", "tutorial_code/notebooks/lesson_01",
+                 "docs/assets/javascripts/widgets/", "docs/assets/javascripts/self-check.js",
+                 "tutorial_code/experiments/drawing/", "tutorial_code/experiments/pagedata/",
+                 "scripts/coursebuild/content/ui/ko.yml", "scripts/coursebuild/outputs/handouts.py",
+                 "docs/overrides/", "docs/glossary.yml"):
+        assert any(n.startswith(kind) for n in names), kind
 
 
 def test_no_second_word_for_a_glossary_concept_in_any_source():
     terms = glossary.load()
     found = [f"{name}: «{wrong}» → {right}" for name, text in korean_sources()
-             for wrong, right in glossary.find_mistranslations(text, terms)
-             if not name.endswith("coursebuild/content/glossary.py")]
+             for wrong, right in glossary.find_mistranslations(text, terms)]
     assert not found, "write the glossary's word:\n" + "\n".join(found)
+
+
+def english_sources():
+    """(name, text) of every source an English reader meets, and the glossary's definitions."""
+    sources = [(DOCS / "en", "*.md"), (DOCS / "questions", "*.yml"), (ROOT / "tutorial_code" / "notebooks", "*.py"),
+               (ROOT / "tutorial_code" / "experiments" / "drawing", "*.py"),
+               (ROOT / "tutorial_code" / "experiments" / "pagedata", "*.py"), (WIDGETS, "*.js"),
+               (ROOT / "scripts" / "coursebuild" / "content" / "ui", "en.yml")]
+    for folder, pattern in sources:
+        for path in sorted(folder.rglob(pattern)):
+            yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+    yield "docs/glossary.yml (en, en_def)", "\n".join(f"{t.en}: {t.en_def}" for t in glossary.load())
+
+
+def test_no_second_english_word_for_a_glossary_concept():
+    terms = glossary.load()
+    found = [f"{name}: «{wrong}» → {right}" for name, text in english_sources()
+             for wrong, right in glossary.find_wrong_english(text, terms)]
+    assert not found, "write the glossary's word:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("Just before each sublayer (attention, feed-forward)", [("sublayer", "sub-layer")]),
+    ("decoders trained with no position encoding", [("position encoding", "positional encoding")]),
+    ("The switch underneath moves the layer norm", [("layer norm", "layer normalization")]),
+    ("x + \\operatorname{Sublayer}(x) in `SublayerConnection`, n_sublayers, `sublayer`", []),
+    ("the sinusoidal positional encoding; a LayerNorm; multi-head attention", []),
+])
+def test_the_glossary_refuses_the_second_english_words(text, wrong):
+    assert sorted(glossary.find_wrong_english(text, glossary.load())) == sorted(wrong), text
 
 
 def test_no_second_word_in_the_built_handouts(built_site):
@@ -82,7 +139,15 @@ def test_the_step_check_finds_what_it_names(text, wrong):
     assert bool(step_problems("x", text)) is wrong, text
 
 
-def test_the_glossary_refuses_the_second_words():
-    terms = glossary.load()
-    assert ("수열", "시퀀스") in glossary.find_mistranslations("±1 수열의 첫 칸", terms)
-    assert ("훈련", "학습") in glossary.find_mistranslations("훈련 데이터", terms)
+# the cases the third reading found (issue 27), and words that hold a refused word inside them
+@pytest.mark.parametrize("text, wrong", [
+    ("테스트 수열의 완전 일치율", [("수열", "시퀀스")]),                    # self-check 8.1
+    ("| 훈련 수열 |", [("수열", "시퀀스"), ("훈련", "학습")]),             # lesson 9's table header
+    ("훈련된 모델", [("훈련", "학습")]), ("10 에폭 동안", [("에폭", "에포크")]),
+    ("로스가 줄어듭니다", [("로스", "손실")]), ("길이마다 정답률을 잽니다", [("정답률", "정확도")]),
+    ("어텐션과 피드포워드 층만으로", [("피드포워드 층", "피드포워드 신경망")]),
+    ("잔차 연결의 본선은", [("본선", "잔차 연결")]),
+    ("크로스 어텐션의 손실", []), ("학습률을 키우는 웜업", []), ("함수열", []),
+])
+def test_the_glossary_refuses_the_second_words(text, wrong):
+    assert sorted(glossary.find_mistranslations(text, glossary.load())) == sorted(wrong), text

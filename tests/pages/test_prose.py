@@ -14,14 +14,18 @@ from coursebuild.course import LESSONS
 from coursebuild.paths import DOCS
 
 QUESTIONS = DOCS / "questions"
+NOTEBOOKS = DOCS.parent / "tutorial_code" / "notebooks"
 
 
 def page_texts(lang: str):
-    """Every page of one language, plus the questions' text (both languages live in one file)."""
+    """Every page of one language, plus the questions' text (both languages live in one file)
+    and what the lab notebooks say in that language (text cells, comments, figure labels)."""
     for path in sorted((DOCS / lang).rglob("*.md")):
         yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
     for path in sorted(QUESTIONS.glob("*.yml")):
         yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
+    for path in sorted(NOTEBOOKS.glob("lesson_*.py")):
+        yield f"{path.name} ({lang})", "\n\n".join(notebook_paragraphs(path.read_text(encoding="utf-8"), lang))
 
 
 # (pattern, what to write instead)
@@ -194,6 +198,110 @@ def test_check_questions_use_no_term_before_its_lesson_unexplained(lang):
                     break
     assert seen >= 2 * len(LESSONS), seen  # every lesson has its questions
     assert not bad, "\n".join(bad)
+
+
+def notebook_paragraphs(source: str, lang: str) -> list[str]:
+    """What a student reads in one language's lab notebook, as paragraphs: each text cell's
+    paragraphs, then each code cell's comments and figure labels in that language as one."""
+    from coursebuild.notebooks.build import _BILINGUAL, _LANG_COMMENT, _LANG_LINE
+
+    out = []
+    for cell in re.split(r"^# %%", source, flags=re.M)[1:]:
+        head, _, body = cell.partition("\n")
+        if "[markdown]" in head:
+            if 'lang="' in head and f'lang="{lang}"' not in head:
+                continue
+            text = "\n".join(re.sub(r"^# ?", "", ln) for ln in body.splitlines())
+            out += paragraphs(text)
+            continue
+        said = []
+        for line in body.splitlines():
+            if (m := _LANG_COMMENT.match(line)) and m["lang"] == lang:
+                said.append(m["text"])
+            elif m := _BILINGUAL.match(line):
+                said.append(m[lang])
+            elif (m := _LANG_LINE.match(line)) and m["lang"] == lang:
+                said.append(m["code"])
+        if said:
+            out.append("\n".join(said))
+    return out
+
+
+def notebook_problems(lang: str, number: int, source: str) -> list[str]:
+    """Terms of a later lesson that lesson ``number``'s notebook uses unexplained: a notebook is
+    opened on its own (in Colab), so its first use of such a term explains it in brackets or
+    names the lesson that teaches it."""
+    lesson_of = {lesson.slug: lesson.number for lesson in LESSONS}
+    bad = []
+    paras = notebook_paragraphs(source, lang)
+    for term, slug in TERMS[lang].items():
+        later = lesson_of[slug]
+        if later <= number:
+            continue
+        para = next((p for p in paras if term in p), None)
+        names_lesson = para and re.search(rf"(?<!\d){later}강|[Ll]esson {later}(?!\d)", para)
+        if para and not (names_lesson or explained(para, term, slug)):
+            bad.append(f"lesson {number}'s notebook ({lang}): «{term}» before lesson '{slug}': "
+                       f"explain it in brackets or name lesson {later}")
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_notebooks_use_no_term_before_its_lesson_unexplained(lang):
+    bad = [p for lesson in LESSONS
+           for p in notebook_problems(lang, lesson.number,
+                                      (NOTEBOOKS / lesson.notebook_source).read_text(encoding="utf-8"))]
+    assert not bad, "\n".join(bad)
+
+
+def widget_problems(number: int, strings: list[str]) -> list[str]:
+    """Terms of a later lesson in the Korean strings of lesson ``number``'s widgets, each string
+    read as a paragraph: the first that holds such a term explains it in brackets ("인과 마스크
+    (4강)") or names the lesson that teaches it."""
+    lesson_of = {lesson.slug: lesson.number for lesson in LESSONS}
+    bad = []
+    for term, slug in TERMS["ko"].items():
+        later = lesson_of[slug]
+        text = next((t for t in strings if term in t), None) if later > number else None
+        if text and not (re.search(rf"(?<!\d){later}강", text) or explained(text, term, slug)):
+            bad.append(f"lesson {number}'s widgets: «{term}» before lesson '{slug}' in «{text[:60]}»")
+    return bad
+
+
+def test_widgets_use_no_term_before_its_lesson_unexplained():
+    from coursebuild.pages.widgets import SCRIPTS
+
+    folder = DOCS / "assets" / "javascripts" / "widgets"
+    bad, seen = [], 0
+    for lesson in LESSONS:
+        page = (DOCS / "ko" / "lessons" / f"{lesson.slug}.md").read_text(encoding="utf-8")
+        files = sorted({SCRIPTS[m.rsplit(".", 1)[-1]] for m in re.findall(r"\[\[widget:([\w.]+)", page)})
+        strings = [t for f in files for t in re.findall(r'"((?:[^"\\\n]|\\.)*)"', (folder / f).read_text(encoding="utf-8"))
+                   if re.search(r"[가-힣]", t)]
+        seen += bool(strings)
+        bad += widget_problems(lesson.number, strings)
+    assert seen == len(LESSONS), seen  # every lesson has a widget with Korean words
+    assert not bad, "\n".join(bad)
+
+
+def test_the_widget_check_finds_a_term_before_its_lesson():
+    assert widget_problems(3, ["마스크 없음", "인과 마스크"])
+    assert not widget_problems(3, ["마스크 없음", "인과 마스크 (4강)"])
+    assert not widget_problems(4, ["인과 마스크"])
+
+
+@pytest.mark.parametrize("lang, text, wrong", [
+    # lesson 6's notebook before lesson 7 defines 스텝: the case the third reading found
+    ("ko", '# %% [markdown] lang="ko"\n# 시드 하나로 12에포크(240스텝)만 돌립니다.\n', True),
+    ("en", '# %% [markdown] lang="en"\n# we run one seed for 12 epochs (240 training steps).\n', True),
+    ("ko", '# %% [markdown] lang="ko"\n# 12에포크만 돌립니다(파라미터를 240번 고칩니다).\n', False),
+    ("ko", '# %%\nax.set_xlabel("학습 스텝")  # ko\nax.set_xlabel("training step")  # en\n', True),
+    ("ko", '# %%\n# ko: 스텝(파라미터를 한 번 고치는 것)마다 잽니다.\n', False),
+    ("ko", '# %% [markdown] lang="ko"\n# 7강에서 볼 스텝 수를 바꿔 보세요.\n', False),
+    ("ko", '# %% [markdown] lang="en"\n# the loss at every training step\n', False),
+])
+def test_the_notebook_check_finds_a_term_before_its_lesson(lang, text, wrong):
+    assert bool(notebook_problems(lang, 6, text)) is wrong, text
 
 
 # ---------------------------------------------------------------- names no lesson introduces

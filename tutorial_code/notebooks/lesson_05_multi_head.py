@@ -7,7 +7,7 @@
 # 1. $(B, L, D)$ 입력이 $(B, h, L, d_k)$로 나뉘었다가 다시 $(B, L, D)$로 합쳐지는 과정을 모양
 #    하나하나 확인합니다.
 # 2. 파라미터 수가 $4D^2 + 4D$이고 헤드 수와 상관이 없다는 것을 직접 세어 봅니다.
-# 3. 우리 모듈의 가중치를 PyTorch의 `nn.MultiheadAttention`에 옮겨 넣고 같은 출력이 나오는지 봅니다.
+# 3. 우리 모듈의 파라미터를 PyTorch의 `nn.MultiheadAttention`에 옮겨 넣고 같은 출력이 나오는지 봅니다.
 # 4. 아직 학습하지 않은 헤드들의 가중치 표를 그려 봅니다.
 #
 # 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
@@ -22,7 +22,7 @@
 # 1. Follow an input of shape $(B, L, D)$, shape by shape, as it is split into $(B, h, L, d_k)$ and
 #    put back together into $(B, L, D)$.
 # 2. Count the parameters yourself: $4D^2 + 4D$, whatever the number of heads.
-# 3. Copy our module's weights into PyTorch's `nn.MultiheadAttention` and check that the outputs
+# 3. Copy our module's parameters into PyTorch's `nn.MultiheadAttention` and check that the outputs
 #    agree.
 # 4. Draw the weight tables of heads that have not been trained yet.
 #
@@ -115,7 +115,7 @@ print("head 1 == columns 16..31:    ", torch.equal(q[:, 1], q_all[:, :, 16:32]))
 #
 # 논문은 헤드 $i$마다 $D \times d_k$ 크기의 $W_Q^{(i)}$가 따로 있다고 씁니다. 코드에는 $D \times D$
 # 행렬 하나뿐입니다. 그 큰 행렬에서 헤드 2의 몫을 잘라 내 헤드 2의 쿼리만 따로 계산하고,
-# `split_heads`가 준 값과 비교합니다. `nn.Linear`는 가중치를 (출력, 입력) 순서로 저장하므로
+# `split_heads`가 준 값과 비교합니다. `nn.Linear`는 행렬 `weight`를 (출력, 입력) 순서로 저장하므로
 # 자를 곳은 행입니다.
 
 # %% [markdown] lang="en"
@@ -123,7 +123,7 @@ print("head 1 == columns 16..31:    ", torch.equal(q[:, 1], q_all[:, :, 16:32]))
 #
 # The paper gives each head $i$ its own $W_Q^{(i)}$ of size $D \times d_k$; the code has a single
 # $D \times D$ matrix. Cut head 2's share out of the big matrix, compute head 2's queries on their
-# own, and compare with what `split_heads` gave. `nn.Linear` stores its weight as (out, in), so
+# own, and compare with what `split_heads` gave. `nn.Linear` stores its matrix `weight` as (out, in), so
 # the share is a block of rows.
 
 # %%

@@ -327,7 +327,7 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # 9강의 실험을 작게 줄여 돌려 봅니다. ±1로 이루어진 길이 $L = 25$의 시퀀스를 주고
 # **첫 칸**의 부호를 맞히게 합니다. 모델은 9강 실험의 것을 그대로 가져옵니다. 임베딩 × $\sqrt{D}$에
 # 학습하는 위치 임베딩을 더하고, 인코더 층 하나($D = 16$, 헤드 2개)를 지나, 위치마다 나온 벡터를
-# 평균 내어 분류합니다. 실험과 달리 시드 하나로 12에포크(240스텝)만 돌립니다.
+# 평균 내어 분류합니다. 실험과 달리 시드 하나로 12에포크만 돌립니다(파라미터를 240번 고칩니다).
 #
 # 먼저 필요한 코드를 패키지에서 가져옵니다. 과제의 데이터(`tutorial_code/tasks/first_cell.py`)와
 # 모델(`tutorial_code/classifiers.py`)이고, 모델이 쓰는 인코더 층(`tutorial_code/layers.py`)이 그 앞에
@@ -340,7 +340,7 @@ print(f"scores at positions 0..5 vs 100..105: max difference {(at_start - moved)
 # and the task is the sign of the **first cell**. The model is that experiment's, unchanged:
 # embedding × $\sqrt{D}$ plus a learned position embedding, one encoder layer ($D = 16$, 2 heads),
 # then the mean of the vectors at all positions goes to a classifier. Unlike the experiment, we
-# run one seed for 12 epochs (240 steps).
+# run one seed for 12 epochs (240 updates of the parameters).
 #
 # First the code it needs, from the package: the task's data (`tutorial_code/tasks/first_cell.py`)
 # and the model (`tutorial_code/classifiers.py`), with the encoder layer it uses

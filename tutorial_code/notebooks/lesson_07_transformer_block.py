@@ -156,9 +156,9 @@ layer_norm = nn.LayerNorm(3)  # ko: 행(토큰)마다, 자기 특성 3개로 # e
 with torch.no_grad():
     ln = layer_norm(x)
 bn = F.batch_norm(x, None, None, training=True)  # ko: 열(특성)마다, 토큰 2개로 # en: each column (feature), over the 2 tokens
-print("layer norm:\n", ln.round(decimals=3))
+print("LayerNorm:\n", ln.round(decimals=3))
 print("batch norm:\n", bn.round(decimals=3))
-print("layer norm, mean of each row:   ", ln.mean(1).round(decimals=3))
+print("LayerNorm, mean of each row:   ", ln.mean(1).round(decimals=3))
 print("batch norm, mean of each column:", bn.mean(0).round(decimals=3))
 
 # %% [markdown] lang="ko"
@@ -177,7 +177,7 @@ for neighbour in ([10.0, 20.0, 30.0], [3.0, 2.0, 1.0]):
     with torch.no_grad():
         ln1 = layer_norm(batch)[0]
     bn1 = F.batch_norm(batch, None, None, training=True)[0]
-    print(f"neighbour {neighbour}:  token 1 after layer norm {[round(v, 3) for v in ln1.tolist()]}"
+    print(f"neighbour {neighbour}:  token 1 after LayerNorm {[round(v, 3) for v in ln1.tolist()]}"
           f"  after batch norm {[round(v, 3) for v in bn1.tolist()]}")
 
 # %% [markdown] lang="ko"
@@ -212,7 +212,7 @@ for norm_first in (False, True):
 # %% [markdown] lang="ko"
 # ## Post-LN과 Pre-LN
 #
-# 두 방식을 비교하려면 패키지의 모델 코드가 더 필요합니다. 가중치 초기화 `init_parameters`와, 강의의
+# 두 방식을 비교하려면 패키지의 모델 코드가 더 필요합니다. 파라미터 초기화 `init_parameters`와, 강의의
 # 실험이 쓴 디코더만 있는 모델 `DecoderOnlyTransformer`, 그리고 그 모델이 부르는 부품들입니다. 아래
 # 셀이 그것을 가져옵니다. 마지막 함수 `layer_grad_norms`(`tutorial_code/params.py`)는 강의의 실험이
 # 층별 기울기 노름을 재는 함수입니다.
@@ -220,7 +220,7 @@ for norm_first in (False, True):
 # %% [markdown] lang="en"
 # ## Post-LN and pre-LN
 #
-# Comparing the two placements takes more of the package's model code: the weight initialisation
+# Comparing the two placements takes more of the package's model code: the parameter initialisation
 # `init_parameters`, the decoder-only model `DecoderOnlyTransformer` that the lesson's experiment
 # uses, and the parts it calls. The next cell brings them in; its last function,
 # `layer_grad_norms` (`tutorial_code/params.py`), is how the lesson's experiment measures the
@@ -239,13 +239,13 @@ for norm_first in (False, True):
 # [[code:params.layer_grad_norms]]
 
 # %% [markdown] lang="ko"
-# 먼저 두 방식의 차이가 잔차의 길에 있다는 것을 봅시다. 하위 층을 그대로 두고 인코더 블록 6개를
-# 쌓은 뒤(가중치는 패키지 모델과 같은 `init_parameters`), 블록을 하나 지날 때마다 출력과 처음 입력의
+# 먼저 두 방식의 차이가 잔차 경로에 있다는 것을 봅시다. 하위 층을 그대로 두고 인코더 블록 6개를
+# 쌓은 뒤(파라미터는 패키지 모델과 같은 `init_parameters`), 블록을 하나 지날 때마다 출력과 처음 입력의
 # 코사인 유사도를 잽니다. 입력의 방향이 얼마나 남아 있는지 알려 주는 값입니다.
 
 # %% [markdown] lang="en"
 # First, see that the two placements differ on the residual path. Stack six encoder blocks with
-# their sub-layers left alone (weights initialised with `init_parameters`, like the package's
+# their sub-layers left alone (parameters initialised with `init_parameters`, like the package's
 # models) and, after each block, measure the cosine similarity between the output and the original
 # input: how much of the input's direction is left.
 
@@ -312,8 +312,8 @@ INIT_SEEDS, INIT_BATCH = 8, 256  # ko: 평균 낼 초기화 수, 그 배치의 �
 
 
 def make_model(norm_first: bool, seed: int, n_layers: int = N_LAYERS) -> DecoderOnlyTransformer:
-    # ko: 두 방식에 같은 초기 가중치: 시드를 고정하고, 층 정규화는 난수를 쓰지 않습니다
-    # en: the same initial weights for both placements: seeded, and LayerNorm draws no numbers
+    # ko: 두 방식에 같은 초기 파라미터: 시드를 고정하고, 층 정규화는 난수를 쓰지 않습니다
+    # en: the same initial parameters for both placements: seeded, and LayerNorm draws no numbers
     torch.manual_seed(seed)
     cfg = TransformerConfig(vocab_size=VOCAB_SIZE, d_model=D_MODEL, n_heads=N_HEADS, d_ff=D_FF,
                             n_layers=n_layers, norm_first=norm_first, position="learned",

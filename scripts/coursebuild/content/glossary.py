@@ -2,7 +2,9 @@
 
 Each entry holds a term in Korean and English with a one-sentence definition in both, and
 the Korean translations that must never appear (``wrong_ko``: literal mistranslations such
-as 변압기 for the Transformer, or a second word for a term the site already names).
+as 변압기 for the Transformer, or a second word for a term the site already names), and the
+English second words (``wrong_en``: sublayer for sub-layer, position encoding for positional
+encoding).
 
 * ``[[glossary]]`` in a page (a block kind of :mod:`coursebuild.markers`) becomes the
   glossary table in the page's language;
@@ -40,6 +42,7 @@ class Term:
     en_def: str
     ko_def: str
     wrong_ko: tuple[str, ...] = field(default=())
+    wrong_en: tuple[str, ...] = field(default=())  # the same for the English pages
     lesson: str = ""  # the slug of the lesson that defines the term ("" for terms the course assumes)
 
     def term(self, lang: str) -> str:
@@ -67,15 +70,17 @@ def _load(path: Path, mtime: float) -> tuple[Term, ...]:
         missing = [f for f in FIELDS if not str((e or {}).get(f, "")).strip()]
         if missing:
             raise ValueError(f"{path}: entry {i + 1} ({(e or {}).get('id', '?')}) lacks {', '.join(missing)}")
-        wrong = e.get("wrong_ko") or []
-        if not (isinstance(wrong, list) and all(isinstance(w, str) and w.strip() for w in wrong)):
-            raise ValueError(f"{path}: entry {i + 1} ({e.get('id', '?')}): wrong_ko must be a list of "
-                             f"words, not {wrong!r} (quote a word that ends in ':' or holds ', ')")
+        wrong, wrong_en = e.get("wrong_ko") or [], e.get("wrong_en") or []
+        for key, words in (("wrong_ko", wrong), ("wrong_en", wrong_en)):
+            if not (isinstance(words, list) and all(isinstance(w, str) and w.strip() for w in words)):
+                raise ValueError(f"{path}: entry {i + 1} ({e.get('id', '?')}): {key} must be a list of "
+                                 f"words, not {words!r} (quote a word that ends in ':' or holds ', ')")
         lesson = str(e.get("lesson") or "").strip()
         if lesson and lesson not in _lesson_slugs():
             raise ValueError(f"{path}: entry {i + 1} ({e.get('id', '?')}): lesson {lesson!r} is not a "
                              f"lesson slug of coursebuild/course.py ({', '.join(_lesson_slugs())})")
-        t = Term(**{f: str(e[f]).strip() for f in FIELDS}, wrong_ko=tuple(wrong), lesson=lesson)
+        t = Term(**{f: str(e[f]).strip() for f in FIELDS}, wrong_ko=tuple(wrong), wrong_en=tuple(wrong_en),
+                 lesson=lesson)
         for key in (("id", t.id), ("ko", t.ko), ("en", t.en.lower())):
             if key in seen:
                 raise ValueError(f"{path}: {key[0]} {key[1]!r} is used by both {seen[key]} and {t.id}")
@@ -173,7 +178,24 @@ def add_tooltips(page_html: str, lang: str, terms: tuple[Term, ...] | None = Non
     return "".join(out)
 
 
+def _wrong_word(word: str) -> re.Pattern:
+    # a refused word where a word begins: 로스 (for 손실) is refused, 크로스 어텐션 is not; the word
+    # may go on (훈련된, 훈련용), since a refused word is wrong with any ending
+    lead = "(?<![가-힣])" if re.match(r"[가-힣]", word) else ""
+    return re.compile(lead + re.escape(word))
+
+
 def find_mistranslations(text: str, terms: tuple[Term, ...] | None = None) -> list[tuple[str, str]]:
-    """(wrong word, the right term) for every ``wrong_ko`` word found in ``text``."""
+    """(wrong word, the right term) for every ``wrong_ko`` word found in ``text``, where a word
+    begins (not inside another word: 크로스 holds 로스, 함수열 holds 수열)."""
     terms = terms or load()
-    return [(w, t.ko) for t in terms for w in t.wrong_ko if w in text]
+    return [(w, t.ko) for t in terms for w in t.wrong_ko if _wrong_word(w).search(text)]
+
+
+def find_wrong_english(text: str, terms: tuple[Term, ...] | None = None) -> list[tuple[str, str]]:
+    """(wrong word, the right term) for every ``wrong_en`` word found in ``text`` as a whole word,
+    written as listed (lower case: "sublayer" is refused, the formula's Sublayer(x) and the code's
+    ``n_sublayers`` and `sublayer` in code font are not)."""
+    terms = terms or load()
+    return [(w, t.en) for t in terms for w in t.wrong_en
+            if re.search(rf"(?<![\w`-]){re.escape(w)}(?![\w`-])", text)]

@@ -34,7 +34,7 @@ D_CHOICES = (16, 32, 64, 128, 256, 512, 768, 1024)
 WORKED_POSITION = 10
 ROPE_MAX_POSITION = 31  # the RoPE sliders run over positions 0..31
 # the models the lesson 9 calculator offers: the architecture and (D, h, layers per stack, d_ff)
-# as published; how many attention sublayers hold score matrices is counted from the model itself
+# as published; how many attention sub-layers hold score matrices is counted from the model itself
 MODELS = {
     "course": (tc.EncoderDecoderTransformer, None),  # this course's reference model: tc.TransformerConfig()
     "base": (tc.EncoderDecoderTransformer, (512, 8, 6, 2048)),  # Vaswani et al. (2017), the base model
@@ -150,7 +150,7 @@ def widgets(cfg, results: dict) -> dict:
 # ---------------------------------------------------------------- lesson 9: cost
 
 def attention_sublayers(model: torch.nn.Module) -> int:
-    """How many attention sublayers a model has, each with its own h score matrices: every
+    """How many attention sub-layers a model has, each with its own h score matrices: every
     tc.MultiHeadAttention in it (an encoder–decoder: self-attention in each encoder layer,
     self- and cross-attention in each decoder layer)."""
     return sum(isinstance(m, tc.MultiHeadAttention) for m in model.modules())

@@ -1,6 +1,6 @@
 // @ts-check
 // Lesson 7 widget: D and d_ff → the parameters of one encoder block (attention, feed-forward
-// network, two layer norms) and their shares; a post-LN / pre-LN switch on the block diagram.
+// network, two LayerNorms) and their shares; a post-LN / pre-LN switch on the block diagram.
 //
 // Data: widgets_architecture.block() { D, d_ff, h, presets, checks }. The page counts with the
 // formulas of lesson 7 (4D² + 4D, 2·D·d_ff + d_ff + D, 2 · 2D); `checks` are
@@ -24,26 +24,26 @@
         norm: "층 정규화", output: "다음 블록으로", final: "마지막 블록 뒤에만: 층 정규화",
       },
       note: {
-        post: "더한 결과가 매번 층 정규화를 지납니다. 입력에서 출력까지 이어지는 본선(잔차 경로)이 하위 층마다 한 번씩 정규화에 끊깁니다.",
-        pre: "층 정규화는 하위 층으로 들어가는 가지에만 있고, 본선은 더하기만 이어집니다. 블록의 파라미터 수는 같고, 모델 끝에 층 정규화 하나(파라미터 2D개)가 더 붙습니다.",
+        post: "더한 결과가 매번 층 정규화를 지납니다. 입력에서 출력까지 이어지는 잔차 경로가 하위 층마다 한 번씩 정규화에 끊깁니다.",
+        pre: "층 정규화는 하위 층으로 들어가는 가지에만 있고, 잔차 경로는 더하기만 이어집니다. 블록의 파라미터 수는 같고, 모델 끝에 층 정규화 하나(파라미터 2D개)가 더 붙습니다.",
       },
     },
     en: {
-      title: "The block's parameters, and where the layer norm goes",
+      title: "The block's parameters, and where the LayerNorm goes",
       D: "Model width D", d_ff: "Inner width of the feed-forward network d_ff",
       presets: { base: "The paper's base block", reference: "This course's reference block" },
-      parts: { attention: "Multi-head attention", feed_forward: "Feed-forward network", norms: "Two layer norms", total: "Total" },
+      parts: { attention: "Multi-head attention", feed_forward: "Feed-forward network", norms: "Two LayerNorms", total: "Total" },
       cols: ["Part", "Parameters", "Share"],
       bad: function (name, v) { return "Type a whole number from 1 to 65,536 for " + name + "; you typed “" + v + "”."; },
       status: function (total, ffn) { return "total " + total + ", feed-forward share " + ffn; },
-      placement: "Layer norm placement", post: "Post-LN (2017 paper)", pre: "Pre-LN (GPT-2)",
+      placement: "LayerNorm placement", post: "Post-LN (2017 paper)", pre: "Pre-LN (GPT-2)",
       flow: {
         input: "input x", attention: "multi-head attention", ffn: "feed-forward network", add: "add (residual connection)",
         norm: "layer normalization", output: "to the next block", final: "after the last block only: layer normalization",
       },
       note: {
-        post: "Every sum goes through a layer norm: the residual path from input to output is cut by a normalization after each sub-layer.",
-        pre: "The layer norm sits only on the branch into each sub-layer; the residual path is nothing but additions. The block has the same parameter count; the model gets one more layer norm (2D parameters) at its end.",
+        post: "Every sum goes through a LayerNorm: the residual path from input to output is cut by a normalization after each sub-layer.",
+        pre: "The LayerNorm sits only on the branch into each sub-layer; the residual path is nothing but additions. The block has the same parameter count; the model gets one more LayerNorm (2D parameters) at its end.",
       },
     },
   };
