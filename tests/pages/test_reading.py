@@ -109,6 +109,16 @@ def test_reading_time_marker_gives_lesson_minutes_totals_and_sections():
         render("[[reading-time:position|nowhere]]", ctx())
 
 
+def test_reading_time_marker_gives_the_rates_the_times_use():
+    """The references page states the rates; they must be the ones the minutes are computed with."""
+    assert render("[[reading-time:rate-en]]", ctx("en")) == str(reading.EN_WORDS_PER_MINUTE)
+    assert render("[[reading-time:rate-ko]]", ctx()) == str(reading.KO_SYLLABLES_PER_MINUTE)
+    en = reading.measure(" ".join(["word"] * 10 * reading.EN_WORDS_PER_MINUTE), "en").minutes
+    assert en == 10  # ten minutes' worth of words at the stated rate
+    with pytest.raises(MarkerError, match="takes no sections"):
+        render("[[reading-time:rate-ko|motivation]]", ctx())
+
+
 def test_next_lesson_marker_follows_course_order_and_ends_at_the_closing_page():
     first = render("[[next-lesson]]", context(lang="en", page=f"docs/en/{LESSONS[0].page}"))
     assert f"]({LESSONS[1].slug}.md)" in first and "Lesson 2." in first

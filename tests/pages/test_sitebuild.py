@@ -3,6 +3,7 @@
 The ``[[code:…]]`` and ``[[glossary]]`` markers themselves are tested in test_markers.py.
 """
 
+import html
 import re
 import pytest
 import yaml
@@ -68,6 +69,22 @@ def test_tooltips_mark_first_use_in_prose_only():
     assert '">소프트맥스</abbr>를' in out
     en = glossary.add_tooltips("<p>Self-attention and attention; attention again.</p>", "en")
     assert en.count("<abbr") == 2 and 'title="셀프 어텐션 — ' in en
+
+
+@pytest.mark.parametrize("lang, text, term", [
+    ("ko", "<p>셀프\n어텐션은 길이를</p>", "self-attention"),
+    ("en", "<p>a learned\nposition embedding</p>", "learned position embedding"),
+])
+def test_a_term_broken_across_a_source_line_keeps_its_own_tooltip(lang, text, term):
+    """A line break between a multi-word term's words must not hand the pop-up to a shorter term
+    inside it (어텐션 in 셀프 어텐션, token embedding's "embedding" in a learned position embedding)."""
+    terms = glossary.load()
+    wanted = next(t for t in terms if t.en.lower() == term)
+    out = glossary.add_tooltips(text, lang, terms)
+    found = re.findall(r'<abbr title="([^"]*)">(.*?)</abbr>', out, re.S)
+    assert len(found) == 1, out
+    assert found[0][0] == html.escape(wanted.tooltip(lang), quote=True), out
+    assert glossary.term_key(found[0][1]) == glossary.term_key(wanted.term(lang))
 
 
 @pytest.mark.parametrize("text, marked", [

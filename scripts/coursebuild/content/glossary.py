@@ -129,9 +129,17 @@ _KO_PARTICLES = (
 KO_ENDINGS = "|".join(sorted(_KO_PARTICLES, key=len, reverse=True))
 
 
+def term_key(found: str) -> str:
+    """The lookup key of a term as found in text: lower case, any run of whitespace one space
+    (a term written across a source line, "셀프\\n어텐션", is still the one term)."""
+    return " ".join(found.split()).lower()
+
+
 def term_pattern(terms: tuple[Term, ...], lang: str) -> re.Pattern:
     words = sorted((t.term(lang) for t in terms), key=len, reverse=True)  # longest first
-    alternation = "|".join(re.escape(w) for w in words)
+    # the words of a multi-word term may be parted by a line break as well as a space; otherwise
+    # a shorter term inside it ("어텐션" in "셀프\n어텐션") would take its place
+    alternation = "|".join(r"\s+".join(re.escape(part) for part in w.split()) for w in words)
     if lang == "ko":
         # a whole word: not glued to a Hangul syllable before it, and after it nothing but
         # particles (어텐션은, 키와, 헤드마다의) before the word ends: 키 does not match in 키우는
@@ -146,13 +154,13 @@ VOID = {"br", "img", "hr", "input", "meta", "link", "source", "wbr", "col", "are
 def add_tooltips(page_html: str, lang: str, terms: tuple[Term, ...] | None = None) -> str:
     """Wrap the first use of each glossary term in prose with ``<abbr title=…>``."""
     terms = terms or load()
-    by_word = {t.term(lang).lower(): t for t in terms}
+    by_word = {term_key(t.term(lang)): t for t in terms}
     pattern, used = term_pattern(terms, lang), set()
     out, pos, skip = [], 0, []  # skip: stack of open tags that are (or sit inside) skipped ones
 
     def wrap(text: str) -> str:
         def one(m: re.Match) -> str:
-            t = by_word[m[0].lower()]
+            t = by_word[term_key(m[0])]
             if t.id in used:
                 return m[0]
             used.add(t.id)

@@ -176,10 +176,11 @@ def _headings(text: str) -> str:
 
 def _uses(text: str, lang: str, terms) -> dict[str, int]:
     """How often each glossary term is used in ``text`` (longest term first, as the tooltips)."""
-    by_word = {t.term(lang).lower(): t.id for t in terms}
+    by_word = {glossary.term_key(t.term(lang)): t.id for t in terms}
     counts: dict[str, int] = {}
     for m in glossary.term_pattern(terms, lang).finditer(text):
-        counts[by_word[m[0].lower()]] = counts.get(by_word[m[0].lower()], 0) + 1
+        term_id = by_word[glossary.term_key(m[0])]
+        counts[term_id] = counts.get(term_id, 0) + 1
     return counts
 
 

@@ -295,8 +295,10 @@ def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
     """``[[reading-time]]``: this page's line under its title. ``[[reading-time:<slug>]]``: that
     lesson's minutes in the page's language; ``[[reading-time:total]]``: the lessons' sum (of the
     minutes each page shows); ``[[reading-time:each]]``: every lesson's, in a list ("1강 15분,
-    2강 12분, …" / "lesson 1: 15 min; lesson 2: 12 min; …"). After ``|``, a comma-separated list
-    of section ids counts only those sections: ``[[reading-time:total|motivation,worked-example]]``."""
+    2강 12분, …" / "lesson 1: 15 min; lesson 2: 12 min; …"); ``[[reading-time:rate-en]]`` and
+    ``[[reading-time:rate-ko]]``: the reading rates themselves (words, syllables a minute). After
+    ``|``, a comma-separated list of section ids counts only those sections:
+    ``[[reading-time:total|motivation,worked-example]]``."""
     ids = [i.strip() for i in fmt.split(",") if i.strip()] if fmt else None
     if arg is None:
         if ids:
@@ -315,6 +317,10 @@ def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
                       f'{ui.text(ctx.lang, "reading.study_shown", n=s.minutes)}</span>')
         return shown
     arg = arg.strip()
+    if arg in ("rate-en", "rate-ko"):
+        if ids:
+            raise ValueError(f"[[reading-time:{arg}]] takes no sections")
+        return str(reading.RATES[arg.removeprefix("rate-")])
     if arg == "total":
         return str(sum(_reading_minutes(s, ctx.lang, ids) for s in SLUGS))
     if arg == "each":
@@ -322,9 +328,9 @@ def reading_time_marker(arg: str | None, fmt: str | None, ctx) -> str:
         return ui.text(ctx.lang, "reading.each_separator").join(
             ui.text(ctx.lang, "reading.each_item", n=n, m=m) for n, m in each)
     if arg not in SLUGS:
-        close = difflib.get_close_matches(arg, list(SLUGS) + ["total", "each"], n=1)
+        close = difflib.get_close_matches(arg, list(SLUGS) + ["total", "each", "rate-en", "rate-ko"], n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"no lesson '{arg}'.{hint} Lessons: {', '.join(SLUGS)}, or 'total', or 'each'")
+        raise KeyError(f"no lesson '{arg}'.{hint} Lessons: {', '.join(SLUGS)}, or 'total', 'each', 'rate-en', 'rate-ko'")
     return str(_reading_minutes(arg, ctx.lang, ids))
 
 

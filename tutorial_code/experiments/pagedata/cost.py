@@ -26,6 +26,10 @@ LESSON_9 = "docs/{lang}/lessons/cost-and-impact.md"
 CLAIMS = {  # timings lesson 9 describes in words
     "attention.slope_materialised": Claim(  # time grows about like L² at large L
         1.5, 2.6, page=LESSON_9, sentence="지수 2는 시간이 $L^2$에 비례한다는 뜻입니다."),
+    # lesson 9 says the fused kernel's time still grows close to L² (the closing page's exponent
+    # and the guide's "near 2" say the same): the rounded slope must be nearer 2 than 1.5 or 2.5
+    "attention.slope_fused": Claim(  # saving memory does not remove the L² work
+        1.75, 2.25, page=LESSON_9, sentence="빨라진 것은 상수배일 뿐, 시간은 여전히 $L^2$에 가깝게 늘어납니다."),
     "attention.memory_ratio_longest": Claim(  # materialised needs far more than fused
         4, 1e9, page=LESSON_9, sentence="…배 차이입니다. 가중치 행렬 $h \\times L \\times L$만 해도 …"),
     # a model this small is launch-latency bound on a GPU, where the cache may not pay off in
