@@ -117,5 +117,6 @@ def test_files_are_written_whole_by_one_writer():
 
 def test_the_benchmarks_are_commands_outside_the_package():
     assert not [m for m in MODULES if "benchmark" in m or m.endswith("page_weight")]
-    for command in ("benchmark.py", "page_weight.py", "widget_benchmark.py", "trainer_benchmark.py"):
+    for command in ("benchmark.py", "page_weight.py", "widget_benchmark.py", "trainer_benchmark.py",
+                    "cold_build_benchmark.py", "serve_benchmark.py", "presentation_benchmark.py"):
         assert "def main(" in (REPO / "scripts" / command).read_text(encoding="utf-8"), command

@@ -35,6 +35,7 @@ ALLOWED_HANGUL = {
     ("course.py", "LESSONS"): "the lesson titles, the course's own definition",
     ("content/glossary.py", "_KO_PARTICLES"): "the endings that may follow a glossary term, a rule of Korean",
     ("content/glossary.py", "term_pattern"): "the Hangul syllable range that bounds a Korean word in the pattern",
+    ("content/glossary.py", "_wrong_word"): "the Hangul syllable range that tells where a Korean word begins",
     ("content/selfcheck.py", "PRECISION"): "the phrases of authored questions that ask for a precision (parsed)",
     ("pages/plan.py", "_STEP"): "the regex that reads a step's '(2분)' in the authored instructor guide",
     ("pages/plan.py", "demo_steps"): "a developer's error message quoting the authored form '(2분)'",
