@@ -345,3 +345,51 @@ def test_the_checks_can_fail():
         for sample in texts:
             assert any(re.search(p, sample) for p, _ in BANNED[lang]), sample
     assert "minGPT" not in prose_only("$$\\text{Pre-LN (GPT-2, minGPT)}$$ and\n```\nminGPT\n```")
+
+
+# ---------------------------------------------------------------- how the site was made, in a student's words
+
+# A student reads what a page, a question, a notebook or a widget says about the course, not about
+# how the site is made: no "the build" (빌드), "at build time", "stops the build". The assignments
+# and the build page, which tell a reader how to rebuild the site, may say it. The notebooks of
+# lessons 1-5 are being reworded by another change: drop them from the set once they are done.
+BUILD_WORDS = {"ko": re.compile(r"빌드"),
+               "en": re.compile(r"\b(?:the build|build's|at build time|build-time|stops? the build)\b", re.I)}
+BUILD_WORDS_PENDING = {f"lesson_0{n}" for n in range(1, 6)}
+
+
+def student_texts(lang: str):
+    """(name, text) of the lessons, their questions, the lab notebooks and the widgets' strings."""
+    for path in sorted((DOCS / lang / "lessons").glob("*.md")):
+        yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
+    for path in [*sorted(QUESTIONS.glob("lesson-*.yml")), QUESTIONS / "self-check.yml"]:
+        yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
+    for path in sorted(NOTEBOOKS.glob("lesson_*.py")):
+        if path.name[:9] not in BUILD_WORDS_PENDING:
+            yield f"{path.name} ({lang})", "\n\n".join(notebook_paragraphs(path.read_text(encoding="utf-8"), lang))
+    hangul = re.compile(r"[가-힣]")
+    for path in sorted((DOCS / "assets" / "javascripts" / "widgets").glob("*.js")):
+        code = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        strings = re.findall(r'"((?:[^"\\\n]|\\.)*)"', code)
+        yield path.name, "\n".join(s for s in strings if bool(hangul.search(s)) == (lang == "ko"))
+
+
+def build_word_problems(lang: str, texts) -> list[str]:
+    return [f"{name}:{text.count(chr(10), 0, m.start()) + 1}: «{m.group(0)}»"
+            for name, text in texts for m in BUILD_WORDS[lang].finditer(text)]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_student_prose_has_no_build_words(lang):
+    found = build_word_problems(lang, student_texts(lang))
+    assert not found, "say it for a student (the PyTorch run, when this site was made, …):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("lang, text, wrong", [
+    ("ko", "차이가 반올림 오차보다 크면 빌드가 멈춥니다.", True),
+    ("en", "a gap larger than rounding stops the build", True), ("en", "the build's PyTorch run", True),
+    ("en", "The code below is copied at build time", True), ("en", "the machine that built this site", False),
+    ("ko", "같은 설정의 PyTorch 실행은", False), ("en", "greedy decoding builds that same prefix", False),
+])
+def test_the_build_word_check_finds_what_it_names(lang, text, wrong):
+    assert bool(build_word_problems(lang, [("x", text)])) is wrong, text

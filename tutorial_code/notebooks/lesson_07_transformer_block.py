@@ -48,14 +48,14 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 패키지의 블록
 #
-# 아래 코드는 강좌 패키지 `tutorial_code`에서 빌드할 때 그대로 복사해 온 것입니다. 3강의
+# 아래 코드는 강좌 패키지 `tutorial_code`의 코드와 한 글자도 다르지 않습니다. 3강의
 # `scaled_dot_product_attention`과 5강의 `MultiHeadAttention` 위에 이번 강의의 세 클래스
 # `PositionwiseFeedForward`, `SublayerConnection`, `EncoderLayer`가 올라갑니다.
 
 # %% [markdown] lang="en"
 # ## The package's block
 #
-# The code below is copied at build time, unchanged, from the course package `tutorial_code`.
+# The code below is the course package's own (`tutorial_code`), word for word.
 # This lesson's three classes, `PositionwiseFeedForward`, `SublayerConnection` and `EncoderLayer`,
 # sit on top of lesson 3's `scaled_dot_product_attention` and lesson 5's `MultiHeadAttention`.
 
@@ -372,8 +372,8 @@ plt.show()
 #   깊이에 따라 어떻게 달라지나요?
 # - 기준 블록의 `d_ff`를 $4D$ = 256으로 바꾸고 파라미터 비율을 다시 세어 보세요. 어텐션과 피드포워드
 #   신경망 중 어느 쪽이 무거워지나요?
-# - `make_model(False, 0)`으로 만든 Post-LN 모델을 Adam(학습률 0.007)으로 웜업 없이
-#   200스텝쯤 학습시켜 Post-LN과 Pre-LN의 손실을 비교해 보세요. 배치는 스텝마다
+# - `make_model(False, 0)`으로 만든 Post-LN 모델과 `make_model(True, 0)`으로 만든 Pre-LN 모델을
+#   Adam(학습률 0.007)으로 웜업 없이 200스텝쯤 학습시켜 두 손실을 비교해 보세요. 배치는 스텝마다
 #   `copy_batch(32, N_DIGITS, gen)`으로 새로 뽑고, 손실은 `copy_loss`로 잽니다. 찍기 수준은
 #   $\log 10 \approx 2.30$입니다. 강의의 학습 실험과 같은 결과가 나오나요?
 
@@ -387,8 +387,8 @@ plt.show()
 #   the two lines change with depth?
 # - Set the reference block's `d_ff` to $4D$ = 256 and count the shares again. Which side gets
 #   heavier, attention or the feed-forward network?
-# - Train a post-LN model from `make_model(False, 0)` with Adam (learning rate 0.007)
-#   and no warm-up for about 200 steps, and compare post-LN's loss with pre-LN's. Draw a fresh
+# - Train a post-LN model from `make_model(False, 0)` and a pre-LN model from `make_model(True, 0)`
+#   with Adam (learning rate 0.007) and no warm-up for about 200 steps, and compare their losses. Draw a fresh
 #   batch every step with `copy_batch(32, N_DIGITS, gen)` and compute the loss with
 #   `copy_loss`. Guessing scores $\log 10 \approx 2.30$. Do you see what the lesson's training
 #   experiment found?
