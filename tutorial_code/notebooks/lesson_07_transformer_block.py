@@ -271,7 +271,7 @@ for norm_first in (False, True):
 # 헤드 4개, $d_{ff}$ = 128, 학습하는 위치 임베딩입니다. 과제도 강의와 같은 복사입니다. 무작위 숫자
 # 8개, 구분 기호, 같은 숫자 8개를 이어 붙이고, 뒤쪽 절반의 손실만 셉니다. 토큰 0은 패딩, 1은 구분
 # 기호, 숫자 $d$는 토큰 $d + 2$입니다. 두 방식은 같은 시드에서 출발하고(층 정규화는 난수를 쓰지
-# 않으므로 가중치가 같습니다) 같은 배치를 봅니다. 초기화 8개의 평균을 내고, 학습은 하지 않습니다.
+# 않으므로 파라미터가 같습니다) 같은 배치를 봅니다. 초기화 8개의 평균을 내고, 학습은 하지 않습니다.
 # 초기화마다 역전파 한 번이면 됩니다.
 #
 # 아래 셀의 앞부분은 패키지의 복사 과제 `tutorial_code/tasks/copying.py`에서 가져온 것입니다. 토큰
@@ -288,7 +288,7 @@ for norm_first in (False, True):
 # is the lesson's copying task too: 8 random digits, a separator, the same 8 digits again, with the
 # loss counted on the second half only. Token 0 is padding, 1 the separator, digit $d$ the token
 # $d + 2$. Both placements start from the same seed (LayerNorm draws no random numbers, so their
-# weights are equal) and see the same batch. We average over 8 initialisations and train nothing:
+# parameters are equal) and see the same batch. We average over 8 initialisations and train nothing:
 # one backward pass per initialisation is all it takes.
 #
 # The first part of the next cell comes from the package's copying task,

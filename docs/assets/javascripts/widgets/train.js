@@ -103,7 +103,7 @@
       differ: function (/** @type {string} */ mine, /** @type {string} */ theirs) { return "Your run differs from it: yours " + mine + ", while the PyTorch run " + theirs + "."; },
       mine: { reached: "reached the threshold", diverged: "diverged", short: "stayed below the threshold" },
       theirs: { reached: "reached it", diverged: "diverged", short: "stayed below it" },
-      notRun: function (/** @type {string[]} */ names) { return "This setting was not trained in PyTorch, so there is no run to compare with. The closest setting that was differs from yours in: " + names.join(", ") + "."; },
+      notRun: function (/** @type {string[]} */ names) { return "This setting was not trained in PyTorch, so there is no run to compare with. The closest setting that was trained differs from yours in: " + names.join(", ") + "."; },
     },
   };
 
