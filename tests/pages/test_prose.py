@@ -58,6 +58,8 @@ BANNED = {
         (r"마스크가 막은 키는", "막은 칸(쿼리–키 짝): 그 키도 다른 쿼리에서는 기울기를 받음"),
         (r"\$n\^2\$ (문제|problem)", "L² (길이는 L)"),
         (r"데이터가 적을 때 다른 구조가", "이미지에서 합성곱 신경망이 ViT보다 나았다 (Dosovitskiy et al.이 보인 것만)"),
+        (r"학습률을 0(에서|부터)", "웜업의 첫 스텝은 학습률의 1/웜업 스텝 수 (코드: (step + 1) / warmup)"),
+        (r"모델이 크고 \$?[TN]\$?[가이] (길|클)수록", "잰 것만: T에 따른 속도 향상은 word 마커로, 모델 크기는 재지 않았음"),
     ],
     "en": [
         (r"loses twice", "the two reasons why it fails"),
@@ -81,6 +83,8 @@ BANNED = {
         (r"held-out exact\s+match", "exact match on the test sequences (lesson 8's words)"),
         (r"A key the mask blocks", "a blocked cell (query–key pair): the key still gets gradient from other queries"),
         (r"with little data other\s+architectures", "on images, ResNets beat ViT with little pre-training data"),
+        (r"(raised|rises|ramps?)( up)? linearly from (zero|0)\b|from zero over the first", "the warm-up starts at 1/warmup of the rate (the code's (step + 1) / warmup)"),
+        (r"[Bb]igger models and longer\s+generations widen", "what was measured: the speed-up against T (a word marker); model size was not varied"),
     ],
 }
 
@@ -337,10 +341,13 @@ def test_the_checks_can_fail():
     """The patterns above find what they were written against."""
     samples = {"ko": ["쿼리와 키·값은", "피드포워드 신경망의 가중치가", "'N/2와 비교'가",
                       "\"순서 없이 가능한 최고\"를 넘지 못한다", "헤드 수와 층 수(그리고",
-                      "시험 세트 완전 일치율", "마스크가 막은 키는 가중치가", "그렇다면 $n^2$ 문제는"],
+                      "시험 세트 완전 일치율", "마스크가 막은 키는 가중치가", "그렇다면 $n^2$ 문제는",
+                      "학습률을 0에서 천천히 올리는 웜업", "모델이 크고 $N$이 길수록 차이가 벌어진다"],
                "en": ["\"against N/2\" says", "the accuracy never gets past", "copies the weights of",
                       "decide the starting weights", "change the place of the LayerNorm", "the held-out exact\nmatch",
-                      "A key the mask blocks has", "Does that solve the $n^2$ problem?"]}
+                      "A key the mask blocks has", "Does that solve the $n^2$ problem?",
+                      "the learning rate raised linearly from zero over the first 200 steps",
+                      "Bigger models and longer\n    generations widen the gap."]}
     for lang, texts in samples.items():
         for sample in texts:
             assert any(re.search(p, sample) for p, _ in BANNED[lang]), sample
