@@ -110,12 +110,12 @@ def test_the_default_settings_learn_the_held_out_set(site_page, site_url):
 
 # ---------------------------------------------------------------- the build's mirror and the comparison
 
-LABELS = {"en": {"not_run": "The build did not run this setting", "schedule": "Learning-rate schedule (lessons 7, 8)",
+LABELS = {"en": {"not_run": "This setting was not trained in PyTorch", "schedule": "Learning-rate schedule (lessons 7, 8)",
                  "scaling": "Divide by √dₖ (lesson 3)", "norm": "Where the LayerNorm sits (lesson 7)",
                  "lr": "Peak learning rate (lesson 7)", "position": "Positional encoding (lesson 6)",
                  "heads": "Heads (lesson 5)", "agree": "Your run agrees with it", "differ": "Your run differs from it",
                  "use": "Use this model in the decoder above"},
-          "ko": {"not_run": "빌드는 이 설정으로는 PyTorch에서 학습하지 않았으므로", "schedule": "학습률 스케줄 (7강·8강)",
+          "ko": {"not_run": "이 설정은 PyTorch로 학습하지 않았으므로", "schedule": "학습률 스케줄 (7강·8강)",
                  "scaling": "√dₖ로 나누기 (3강)", "norm": "층 정규화를 놓는 자리 (7강)",
                  "lr": "최대 학습률 (7강)", "position": "위치 인코딩 (6강)", "heads": "헤드 수 (5강)",
                  "agree": "여러분의 실행도 같은 결과입니다", "differ": "여러분의 실행은 이와 다릅니다",

@@ -4,6 +4,7 @@ paper's model sizes counted from the package's own layers."""
 
 import pytest
 
+from coursebuild.paths import DOCS
 from tutorial_code.experiments.drawing import cost, worked_examples
 from tutorial_code.experiments.pagedata import model_sizes
 from tutorial_code.experiments.drawing.plotting import COLOR_NAMES
@@ -28,8 +29,10 @@ def test_an_exact_zero_is_said_exactly_and_rounding_with_its_size():
     assert "below" in tiny["longer_top_weight"]["en"]
 
 
-def cost_results(speedup: float, slope: float, same: int = 1, device: dict | None = None) -> dict:
-    return {"kv": {"slope_cache": slope, "same_tokens": same},
+def cost_results(speedup: float, slope: float, same: int = 1, device: dict | None = None,
+                 kv_speedups: tuple = (1.2, 1.3, 1.7, 2.8)) -> dict:
+    return {"kv": {"slope_cache": slope, "same_tokens": same, "speedup": list(kv_speedups),
+                   "lengths": [32 * 2 ** i for i in range(len(kv_speedups))]},
             "attention": {"longest": {"speedup": speedup}, "memory_method": "torch.cuda.max_memory_allocated"},
             "device": device or {"type": "cuda", "name": "a GPU", "threads": 1}}
 
@@ -48,11 +51,23 @@ def test_cost_words_follow_the_measurements():
 def test_cost_words_state_the_timing_conditions():
     """Lesson 9's factors and slopes are stated with the device kind and threads they were timed on."""
     cpu = cost.words(cost_results(3.6, 1.0, device={"type": "cpu", "name": "x", "threads": 1}))["timed_on"]
-    assert cpu == {"ko": "CPU에서 스레드 1개로", "en": "on the CPU with 1 thread"}
+    assert cpu == {"ko": "CPU 스레드 1개로", "en": "on the CPU with 1 thread"}
     assert cost.words(cost_results(3.6, 1.0, device={"type": "cpu", "name": "x", "threads": 4}))["timed_on"]["en"] \
         == "on the CPU with 4 threads"
     gpu = cost.words(cost_results(3.6, 1.0))["timed_on"]
-    assert gpu == {"ko": "GPU 하나에서", "en": "on one GPU"}  # never the machine's name
+    assert gpu == {"ko": "GPU 하나로", "en": "on one GPU"}  # never the machine's name
+    # the page writes it after "이 사이트를 만든 기계에서": no second 에서 (issue 27's last reading)
+    page = (DOCS / "ko" / "lessons" / "cost-and-impact.md").read_text(encoding="utf-8")
+    assert "기계에서 [[word:cost.timed_on]]" in page
+    assert not any(w["ko"].endswith("에서") for w in (cpu, gpu))
+
+
+def test_the_kv_speed_up_is_said_to_grow_only_when_it_did():
+    grows = cost.words(cost_results(3.6, 1.0))["speedup_trend"]
+    assert "커졌습니다(1.2배에서 2.8배로)" in grows["ko"] and "$T$ = 32~256" in grows["ko"]
+    assert "grew with $T$, from 1.2 to 2.8 times" in grows["en"]
+    uneven = cost.words(cost_results(3.6, 1.0, kv_speedups=(1.2, 1.9, 1.7, 2.8)))["speedup_trend"]
+    assert "did not grow steadily" in uneven["en"] and "커지지는 않았습니다" in uneven["ko"]
 
 
 def test_colour_names_exist_in_both_languages():

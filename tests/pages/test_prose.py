@@ -58,6 +58,8 @@ BANNED = {
         (r"마스크가 막은 키는", "막은 칸(쿼리–키 짝): 그 키도 다른 쿼리에서는 기울기를 받음"),
         (r"\$n\^2\$ (문제|problem)", "L² (길이는 L)"),
         (r"데이터가 적을 때 다른 구조가", "이미지에서 합성곱 신경망이 ViT보다 나았다 (Dosovitskiy et al.이 보인 것만)"),
+        (r"학습률을 0(에서|부터)", "웜업의 첫 스텝은 학습률의 1/웜업 스텝 수 (코드: (step + 1) / warmup)"),
+        (r"모델이 크고 \$?[TN]\$?[가이] (길|클)수록", "잰 것만: T에 따른 속도 향상은 word 마커로, 모델 크기는 재지 않았음"),
     ],
     "en": [
         (r"loses twice", "the two reasons why it fails"),
@@ -81,6 +83,8 @@ BANNED = {
         (r"held-out exact\s+match", "exact match on the test sequences (lesson 8's words)"),
         (r"A key the mask blocks", "a blocked cell (query–key pair): the key still gets gradient from other queries"),
         (r"with little data other\s+architectures", "on images, ResNets beat ViT with little pre-training data"),
+        (r"(raised|rises|ramps?)( up)? linearly from (zero|0)\b|from zero over the first", "the warm-up starts at 1/warmup of the rate (the code's (step + 1) / warmup)"),
+        (r"[Bb]igger models and longer\s+generations widen", "what was measured: the speed-up against T (a word marker); model size was not varied"),
     ],
 }
 
@@ -337,11 +341,62 @@ def test_the_checks_can_fail():
     """The patterns above find what they were written against."""
     samples = {"ko": ["쿼리와 키·값은", "피드포워드 신경망의 가중치가", "'N/2와 비교'가",
                       "\"순서 없이 가능한 최고\"를 넘지 못한다", "헤드 수와 층 수(그리고",
-                      "시험 세트 완전 일치율", "마스크가 막은 키는 가중치가", "그렇다면 $n^2$ 문제는"],
+                      "시험 세트 완전 일치율", "마스크가 막은 키는 가중치가", "그렇다면 $n^2$ 문제는",
+                      "학습률을 0에서 천천히 올리는 웜업", "모델이 크고 $N$이 길수록 차이가 벌어진다"],
                "en": ["\"against N/2\" says", "the accuracy never gets past", "copies the weights of",
                       "decide the starting weights", "change the place of the LayerNorm", "the held-out exact\nmatch",
-                      "A key the mask blocks has", "Does that solve the $n^2$ problem?"]}
+                      "A key the mask blocks has", "Does that solve the $n^2$ problem?",
+                      "the learning rate raised linearly from zero over the first 200 steps",
+                      "Bigger models and longer\n    generations widen the gap."]}
     for lang, texts in samples.items():
         for sample in texts:
             assert any(re.search(p, sample) for p, _ in BANNED[lang]), sample
     assert "minGPT" not in prose_only("$$\\text{Pre-LN (GPT-2, minGPT)}$$ and\n```\nminGPT\n```")
+
+
+# ---------------------------------------------------------------- how the site was made, in a student's words
+
+# A student reads what a page, a question, a notebook or a widget says about the course, not about
+# how the site is made: no "the build" (빌드), "at build time", "stops the build". The assignments
+# and the build page, which tell a reader how to rebuild the site, may say it. The notebooks of
+# lessons 1-5 are being reworded by another change: drop them from the set once they are done.
+BUILD_WORDS = {"ko": re.compile(r"빌드"),
+               "en": re.compile(r"\b(?:the build|build's|at build time|build-time|stops? the build)\b", re.I)}
+BUILD_WORDS_PENDING = {f"lesson_0{n}" for n in range(1, 6)}
+
+
+def student_texts(lang: str):
+    """(name, text) of the lessons, their questions, the lab notebooks and the widgets' strings."""
+    for path in sorted((DOCS / lang / "lessons").glob("*.md")):
+        yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
+    for path in [*sorted(QUESTIONS.glob("lesson-*.yml")), QUESTIONS / "self-check.yml"]:
+        yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
+    for path in sorted(NOTEBOOKS.glob("lesson_*.py")):
+        if path.name[:9] not in BUILD_WORDS_PENDING:
+            yield f"{path.name} ({lang})", "\n\n".join(notebook_paragraphs(path.read_text(encoding="utf-8"), lang))
+    hangul = re.compile(r"[가-힣]")
+    for path in sorted((DOCS / "assets" / "javascripts" / "widgets").glob("*.js")):
+        code = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        strings = re.findall(r'"((?:[^"\\\n]|\\.)*)"', code)
+        yield path.name, "\n".join(s for s in strings if bool(hangul.search(s)) == (lang == "ko"))
+
+
+def build_word_problems(lang: str, texts) -> list[str]:
+    return [f"{name}:{text.count(chr(10), 0, m.start()) + 1}: «{m.group(0)}»"
+            for name, text in texts for m in BUILD_WORDS[lang].finditer(text)]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_student_prose_has_no_build_words(lang):
+    found = build_word_problems(lang, student_texts(lang))
+    assert not found, "say it for a student (the PyTorch run, when this site was made, …):\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("lang, text, wrong", [
+    ("ko", "차이가 반올림 오차보다 크면 빌드가 멈춥니다.", True),
+    ("en", "a gap larger than rounding stops the build", True), ("en", "the build's PyTorch run", True),
+    ("en", "The code below is copied at build time", True), ("en", "the machine that built this site", False),
+    ("ko", "같은 설정의 PyTorch 실행은", False), ("en", "greedy decoding builds that same prefix", False),
+])
+def test_the_build_word_check_finds_what_it_names(lang, text, wrong):
+    assert bool(build_word_problems(lang, [("x", text)])) is wrong, text

@@ -50,14 +50,14 @@ f64 = torch.float64
 # %% [markdown] lang="ko"
 # ## 패키지의 코드
 #
-# 아래 코드는 빌드할 때 강좌 패키지에서 그대로 복사해 온 것입니다. 첫 셀은 3강과 5강의 어텐션
+# 아래 코드는 강좌 패키지의 코드와 한 글자도 다르지 않습니다. 첫 셀은 3강과 5강의 어텐션
 # (`tutorial_code/attention.py`, `tutorial_code/multihead.py`)이고, 둘째 셀이 이번 강의의
 # `tutorial_code/position.py`입니다.
 
 # %% [markdown] lang="en"
 # ## The package's code
 #
-# The code below is copied at build time, unchanged, from the course package. The first cell is
+# The code below is the course package's own, word for word. The first cell is
 # the attention of lessons 3 and 5 (`tutorial_code/attention.py`, `tutorial_code/multihead.py`);
 # the second is this lesson's `tutorial_code/position.py`.
 
@@ -197,7 +197,7 @@ for offset in (0, 1, 2, 5, 10, 20, 50):
 
 # %% [markdown] lang="ko"
 # 거리가 0이면 내적은 $d/2 = 32$이고, 멀어질수록 대체로 작아집니다. 가까운 위치끼리 더 닮았습니다.
-# 다만 이 성질은 위치 벡터끼리의 내적에 대한 것입니다. 실제 모델에서는 위치 표가 단어 임베딩에
+# 다만 이 성질은 위치 벡터끼리의 내적에 대한 것입니다. 실제 모델에서는 위치 표가 토큰 임베딩에
 # 더해지고 $W_Q$, $W_K$를 거치므로, 점수는 절대 위치에도 달려 있습니다. 아래 RoPE 절에서 그 차이를
 # 다시 봅니다.
 #
@@ -210,7 +210,7 @@ for offset in (0, 1, 2, 5, 10, 20, 50):
 # %% [markdown] lang="en"
 # At distance 0 the dot product is $d/2 = 32$, and it mostly shrinks as the positions move apart:
 # nearby positions look more alike. Note that this is about position vectors dotted with each
-# other. In a real model the table is added to the word embeddings and passes through $W_Q$ and
+# other. In a real model the table is added to the token embeddings and passes through $W_Q$ and
 # $W_K$, so scores depend on absolute positions as well; the RoPE section below comes back to
 # this.
 #
@@ -233,7 +233,7 @@ sinusoidal = SinusoidalPositionalEncoding(4)
 print("sinusoidal, length 1000:", tuple(sinusoidal(torch.zeros(1, 1000, 4)).shape), "  parameters:", sum(p.numel() for p in sinusoidal.parameters()))
 
 # %% [markdown] lang="ko"
-# 학습하는 위치 임베딩은 길이 9인 입력을 받지 못합니다(위치 8은 표에 없습니다). 에러 메시지가
+# 학습하는 위치 임베딩은 길이 9인 입력을 받지 못합니다(위치 8은 표에 없습니다). 오류 메시지가
 # 해결책 두 가지를 알려 줍니다.
 # 사인파 위치 인코딩은 파라미터가 없고, 식으로 계산하므로 길이 1000도 받아들입니다.
 #

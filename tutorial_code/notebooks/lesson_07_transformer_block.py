@@ -48,14 +48,14 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 패키지의 블록
 #
-# 아래 코드는 강좌 패키지 `tutorial_code`에서 빌드할 때 그대로 복사해 온 것입니다. 3강의
+# 아래 코드는 강좌 패키지 `tutorial_code`의 코드와 한 글자도 다르지 않습니다. 3강의
 # `scaled_dot_product_attention`과 5강의 `MultiHeadAttention` 위에 이번 강의의 세 클래스
 # `PositionwiseFeedForward`, `SublayerConnection`, `EncoderLayer`가 올라갑니다.
 
 # %% [markdown] lang="en"
 # ## The package's block
 #
-# The code below is copied at build time, unchanged, from the course package `tutorial_code`.
+# The code below is the course package's own (`tutorial_code`), word for word.
 # This lesson's three classes, `PositionwiseFeedForward`, `SublayerConnection` and `EncoderLayer`,
 # sit on top of lesson 3's `scaled_dot_product_attention` and lesson 5's `MultiHeadAttention`.
 
@@ -271,7 +271,7 @@ for norm_first in (False, True):
 # 헤드 4개, $d_{ff}$ = 128, 학습하는 위치 임베딩입니다. 과제도 강의와 같은 복사입니다. 무작위 숫자
 # 8개, 구분 기호, 같은 숫자 8개를 이어 붙이고, 뒤쪽 절반의 손실만 셉니다. 토큰 0은 패딩, 1은 구분
 # 기호, 숫자 $d$는 토큰 $d + 2$입니다. 두 방식은 같은 시드에서 출발하고(층 정규화는 난수를 쓰지
-# 않으므로 가중치가 같습니다) 같은 배치를 봅니다. 초기화 8개의 평균을 내고, 학습은 하지 않습니다.
+# 않으므로 파라미터가 같습니다) 같은 배치를 봅니다. 초기화 8개의 평균을 내고, 학습은 하지 않습니다.
 # 초기화마다 역전파 한 번이면 됩니다.
 #
 # 아래 셀의 앞부분은 패키지의 복사 과제 `tutorial_code/tasks/copying.py`에서 가져온 것입니다. 토큰
@@ -288,7 +288,7 @@ for norm_first in (False, True):
 # is the lesson's copying task too: 8 random digits, a separator, the same 8 digits again, with the
 # loss counted on the second half only. Token 0 is padding, 1 the separator, digit $d$ the token
 # $d + 2$. Both placements start from the same seed (LayerNorm draws no random numbers, so their
-# weights are equal) and see the same batch. We average over 8 initialisations and train nothing:
+# parameters are equal) and see the same batch. We average over 8 initialisations and train nothing:
 # one backward pass per initialisation is all it takes.
 #
 # The first part of the next cell comes from the package's copying task,
@@ -372,8 +372,8 @@ plt.show()
 #   깊이에 따라 어떻게 달라지나요?
 # - 기준 블록의 `d_ff`를 $4D$ = 256으로 바꾸고 파라미터 비율을 다시 세어 보세요. 어텐션과 피드포워드
 #   신경망 중 어느 쪽이 무거워지나요?
-# - `make_model(False, 0)`으로 만든 Post-LN 모델을 Adam(학습률 0.007)으로 웜업 없이
-#   200스텝쯤 학습시켜 Post-LN과 Pre-LN의 손실을 비교해 보세요. 배치는 스텝마다
+# - `make_model(False, 0)`으로 만든 Post-LN 모델과 `make_model(True, 0)`으로 만든 Pre-LN 모델을
+#   Adam(학습률 0.007)으로 웜업 없이 200스텝쯤 학습시켜 두 손실을 비교해 보세요. 배치는 스텝마다
 #   `copy_batch(32, N_DIGITS, gen)`으로 새로 뽑고, 손실은 `copy_loss`로 잽니다. 찍기 수준은
 #   $\log 10 \approx 2.30$입니다. 강의의 학습 실험과 같은 결과가 나오나요?
 
@@ -387,8 +387,8 @@ plt.show()
 #   the two lines change with depth?
 # - Set the reference block's `d_ff` to $4D$ = 256 and count the shares again. Which side gets
 #   heavier, attention or the feed-forward network?
-# - Train a post-LN model from `make_model(False, 0)` with Adam (learning rate 0.007)
-#   and no warm-up for about 200 steps, and compare post-LN's loss with pre-LN's. Draw a fresh
+# - Train a post-LN model from `make_model(False, 0)` and a pre-LN model from `make_model(True, 0)`
+#   with Adam (learning rate 0.007) and no warm-up for about 200 steps, and compare their losses. Draw a fresh
 #   batch every step with `copy_batch(32, N_DIGITS, gen)` and compute the loss with
 #   `copy_loss`. Guessing scores $\log 10 \approx 2.30$. Do you see what the lesson's training
 #   experiment found?

@@ -5,7 +5,8 @@
 #
 # 1. 패딩 마스크, 인과 마스크, 둘을 합친 마스크를 0/1 격자로 찍어 누가 누구를 볼 수 있는지 봅니다.
 # 2. 인코더 전용, 디코더 전용, 인코더–디코더를 같은 부품으로 만들고 어텐션 가중치의 모양을 비교합니다.
-# 3. 작은 인코더–디코더에게 숫자 8개 뒤집기를 몇 초 동안 학습시키고, 그리디 디코딩으로 써 보게 합니다.
+# 3. 작은 인코더–디코더에게 숫자 8개 뒤집기를 몇 초 동안 학습시키고, 그리디 디코딩(단계마다 확률이 가장
+#    높은 토큰을 골라 쓰는 방법)으로 써 보게 합니다.
 # 4. 크로스 어텐션에서 반대 대각선을 찾습니다.
 #
 # 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
@@ -22,7 +23,7 @@
 # 2. Build an encoder-only, a decoder-only and an encoder–decoder model from the same parts and
 #    compare the shapes of their attention weights.
 # 3. Train a small encoder–decoder to reverse 8 digits for a few seconds and let it write with
-#    greedy decoding.
+#    greedy decoding (writing the most probable token at each step).
 # 4. Find the anti-diagonal in its cross-attention.
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
@@ -46,14 +47,14 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 패키지의 마스크
 #
-# 아래 세 함수는 강좌 패키지 `tutorial_code/masks.py`에서 빌드할 때 그대로 복사해 온 것입니다. 이
+# 아래 세 함수는 강좌 패키지 `tutorial_code/masks.py`의 함수와 한 글자도 다르지 않습니다. 이
 # 패키지에서 마스크의 `True`는 "볼 수 있다"입니다.
 
 # %% [markdown] lang="en"
 # ## The package's masks
 #
-# The three functions below are copied at build time, unchanged, from the course package
-# `tutorial_code/masks.py`. In this package a mask's `True` means "may attend".
+# The three functions below are those of the course package, `tutorial_code/masks.py`, word for
+# word. In this package a mask's `True` means "may attend".
 
 # %%
 # [[code:masks.causal_mask]]
@@ -69,7 +70,7 @@ plt.rcParams["figure.dpi"] = 80
 #
 # 토큰 번호는 강의의 실험과 같습니다. 0은 패딩(PAD), 1은 BOS, 2는 EOS이고 숫자 $d$는 토큰 $d + 3$입니다.
 # 숫자를 토큰으로 바꾸는 `frame`, 토큰을 읽기 쉬운 이름으로 바꾸는 `token_names`, 목표 숫자(뒤집기나
-# 정렬)를 만드는 `target_digits` 같은 도우미 함수도 과제 코드 `tutorial_code/tasks/digits.py`에서
+# 크기순으로 늘어놓기)를 만드는 `target_digits` 같은 도우미 함수도 과제 코드 `tutorial_code/tasks/digits.py`에서
 # 그대로 가져옵니다. 길이가 다른 원문 두 개를 한 배치에 넣으려고 짧은 쪽 뒤에 PAD를 붙입니다. 격자의
 # 행은 쿼리, 열은 키이고, 1은 "볼 수 있다", 0은 "가려짐"입니다.
 
@@ -345,7 +346,7 @@ plt.show()
 #
 # ## 해 보기
 #
-# - 학습 셀의 `TASK`를 `"sort"`로 바꿔 뒤집기 대신 정렬을 학습시켜 보세요. 볼 위치가 내용에
+# - 학습 셀의 `TASK`를 `"sort"`로 바꿔 뒤집기 대신 크기순으로 늘어놓기를 학습시켜 보세요. 볼 위치가 내용에
 #   따라 달라지면 크로스 어텐션은 어떤 모양이 되나요? (5강의 헤드 실험과 같은 과제입니다.)
 # - `STEPS`를 100으로 줄여 보세요. 완전 일치율과 반대 대각선이 어떻게 달라지나요? 토큰 정확도와 완전
 #   일치율 중 어느 쪽이 먼저 무너지나요?

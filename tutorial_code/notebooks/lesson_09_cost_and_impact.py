@@ -4,7 +4,7 @@
 # 이 노트북은 강좌 패키지의 어텐션 함수와 생성 루프를 그대로 가져와 $L^2$ 비용을 직접 재 보고,
 # 그 비용으로 얻는 것을 강의의 첫 칸 실험으로 확인합니다. 목표는 다섯 가지입니다.
 #
-# 1. 길이가 2배일 때 $L \times L$ 점수 행렬의 항목과 메모리가 4배가 되는 것을 계산으로 확인합니다.
+# 1. 길이가 2배일 때 $L \times L$ 점수 행렬의 칸 수와 메모리가 4배가 되는 것을 계산으로 확인합니다.
 # 2. 길이를 늘려 가며 어텐션 한 번의 시간과 가중치 행렬의 크기를 재고, 2배 길이에서 몇 배가 되는지 봅니다.
 # 3. KV 캐시가 무엇을 저장하는지 들여다봅니다.
 # 4. 캐시를 쓴 생성과 쓰지 않은 생성이 같은 토큰을 내는지, 얼마나 빠른지 잽니다.
@@ -54,7 +54,7 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 손으로 풀어 보기: $L^2$
 #
-# 길이 $L$인 시퀀스에서 점수 행렬은 $L \times L$입니다. 항목 하나를 float32(4바이트)로 저장할 때, 헤드
+# 길이 $L$인 시퀀스에서 점수 행렬은 $L \times L$입니다. 칸 하나를 float32(4바이트)로 저장할 때, 헤드
 # 하나, 층 하나의 가중치 행렬 크기를 길이를 두 배씩 늘려 가며 계산합니다. 강의의 $L^2$ 표와 비교해
 # 보세요.
 
@@ -77,14 +77,14 @@ for L in (4096, 8192, 16384, 32768):
 # %% [markdown] lang="ko"
 # ## 패키지의 어텐션 함수
 #
-# 아래 두 함수는 강좌 패키지 `tutorial_code/attention.py`에서 빌드할 때 그대로 복사해 온 것입니다.
+# 아래 두 함수는 강좌 패키지 `tutorial_code/attention.py`의 함수와 한 글자도 다르지 않습니다.
 # 3강의 함수로, $L \times L$ 점수와 가중치 행렬을 실제로 만들고 가중치를 돌려줍니다.
 
 # %% [markdown] lang="en"
 # ## The package's attention function
 #
-# The two functions below are copied at build time, unchanged, from the course package
-# `tutorial_code/attention.py`. It is lesson 3's function: it really builds the $L \times L$ scores
+# The two functions below are those of the course package, `tutorial_code/attention.py`, word
+# for word. It is lesson 3's function: it really builds the $L \times L$ scores
 # and weights, and returns the weights.
 
 # %%
@@ -385,7 +385,7 @@ for L in (doc_tokens, 2 * doc_tokens):
 # 이제 길이 10, 50, 100에서 두 모델을 학습시킵니다. 설정은 실험의 기본값 그대로입니다. 학습 시퀀스
 # 2,000개, 테스트 시퀀스 1,000개, Adam(학습률 0.005), 배치 100, 최대 30에포크이고, 실험처럼 한 에포크
 # 동안 학습 시퀀스를 모두 맞히면 거기서 멈춥니다. 강의의 실험과 달리 시드는 하나이고 길이는 세 개뿐입니다.
-# 더 많은 길이와 시드로 돌린 빌드의 전체 실험 결과는 강의 페이지에 있습니다. 데이터와 시드가 다르므로
+# 더 많은 길이와 시드로 돌린 전체 실험의 결과는 강의 페이지에 있습니다. 데이터와 시드가 다르므로
 # 여러분의 작은 실험은 세부 숫자가 다를 수 있습니다.
 #
 # 실행하기 전에 예측해 보세요. **길이 100에서는 LSTM과 트랜스포머 중 누가 이길까요?** 트랜스포머에
@@ -396,7 +396,7 @@ for L in (doc_tokens, 2 * doc_tokens):
 # Now train both models at lengths 10, 50 and 100, with the experiment's default settings: 2,000
 # training and 1,000 test sequences, Adam (learning rate 0.005), batches of 100, at most 30 epochs,
 # stopping, as the experiment does, once an epoch gets every training sequence right. Unlike the
-# lesson's experiment, this runs one seed and only three lengths. The build's full experiment, with
+# lesson's experiment, this runs one seed and only three lengths. The full experiment, with
 # more lengths and seeds, is on the lesson page; with other data and another seed, your small run
 # may differ from it in detail.
 #
@@ -519,7 +519,8 @@ plt.show()
 # - 위의 측정에서 `lengths` 목록 끝에 8192를 넣어 보세요. 시간이 좀 걸리고, 가중치 텐서(헤드 4개)가
 #   1 GiB입니다. 마지막 배수와 경사는 어떻게 되나요?
 # - KV 캐시 측정의 모델을 `TransformerConfig(vocab_size=64, d_model=256, n_layers=4)`로 키워 보세요.
-#   속도 향상이 어떻게 달라지나요? 강의의 "모델이 크고 $N$이 길수록 차이가 벌어진다"와 비교해 보세요.
+#   속도 향상이 어떻게 달라지나요? 강의는 모델 하나에서만 재고, 모델이 크면 속도 향상이 위치 수 차이에
+#   더 가까워질 것으로 보았습니다. 여러분의 결과도 그런가요?
 # - 첫 칸 실험의 `first_lengths`에 25를 넣거나, 시드를 바꿔(데이터는 `torch.Generator().manual_seed(L)`,
 #   모델은 `SEED = 1`) 다시 돌려 보세요. LSTM이 꺾이는 길이가 강의의 표와 같나요? 200을
 #   넣으면 시간이 조금 더 걸립니다.
@@ -533,8 +534,8 @@ plt.show()
 # - Add 8192 to `lengths` in the measurement above. It takes a while, and the weight tensor (4 heads) is
 #   1 GiB. What are the last factor and the slope now?
 # - Grow the KV cache model to `TransformerConfig(vocab_size=64, d_model=256, n_layers=4)`. How does
-#   the speed-up change? Compare with the lesson's "bigger models and longer generations widen the
-#   gap".
+#   the speed-up change? The lesson measured one model only and expects a bigger model's speed-up to
+#   come closer to the saving in positions: does your run bear that out?
 # - In the first-cell experiment, add 25 to `first_lengths`, or change the seeds (the data's in
 #   `torch.Generator().manual_seed(L)`, the models' with `SEED = 1`), and run it again.
 #   Does the LSTM break down at the same length as in the lesson's table? Adding 200 takes a little

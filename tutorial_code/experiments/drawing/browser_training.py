@@ -20,12 +20,12 @@ APART = 0.01  # two losses "differ" when they are more than 1 % apart (relative 
 
 LABELS = {
     "ko": {
-        "title": "브라우저 학습 설정별 빌드 실행",
+        "title": "브라우저 학습 설정별 PyTorch 실행",
         "what": {"loss": "손실이", "gradient": "기울기가"},
-        "diverged": "최대 학습률이 {lr}일 때 빌드의 실행은 {s}스텝에서 {what} 유한한 수가 아니게 되어 멈췄습니다.",
+        "diverged": "최대 학습률이 {lr}일 때 PyTorch 실행은 {s}스텝에서 {what} 유한한 수가 아니게 되어 멈췄습니다.",
         "loss_finite": " 그 스텝의 손실({loss})은 아직 유한한 수였습니다.",
-        "none_diverged": "빌드가 학습한 설정 가운데 유한하지 않은 수 때문에 멈춘 것은 없습니다.",
-        "intro": "반올림만으로 무엇이 달라지는지 보려고, 빌드는 그 설정 가운데 {count} 가지를 같은 시작 파라미터와 같은 배치로 "
+        "none_diverged": "PyTorch로 학습한 설정 가운데 유한하지 않은 수 때문에 멈춘 것은 없습니다.",
+        "intro": "반올림만으로 무엇이 달라지는지 보려고, 그 설정 가운데 {count} 가지를 같은 시작 파라미터와 같은 배치로 "
                  "PyTorch의 64비트 계산에서 한 번 더 학습시켰습니다.",
         "count": {1: "한", 2: "두", 3: "세"},  # 두 가지
         "with_defaults": "기본 설정에서는",
@@ -43,18 +43,18 @@ LABELS = {
         "end_last": {"reached": "{s}스텝에서 기준에 이르렀습니다", "diverged": "{s}스텝에서 멈췄습니다",
                      "short": "{s}스텝을 모두 학습하고도 기준에 이르지 못했습니다"},
         "moved": "그러니 반올림만으로도 실행이 멈추는 자리가 달라질 수 있습니다. 이런 설정에서는 두 계산이 모두 "
-                 "맞더라도 여러분의 실행과 빌드의 실행이 멀리 떨어져 끝날 수 있고, 그때 위젯은 다르다고 말합니다.",
+                 "맞더라도 여러분의 실행과 PyTorch 실행이 멀리 떨어져 끝날 수 있고, 그때 위젯은 다르다고 말합니다.",
         "not_moved": "이 실행들에서는 반올림만으로 실행이 멈추는 자리가 위젯의 허용 범위를 넘어 달라지지 않았습니다.",
         "no_rounding": "",
     },
     "en": {
-        "title": "The build's run of each in-browser training setting",
+        "title": "The PyTorch run of each in-browser training setting",
         "what": {"loss": "the loss", "gradient": "a gradient"},
-        "diverged": "At a peak learning rate of {lr}, the build's run stopped at step {s}, when {what} was no longer "
+        "diverged": "At a peak learning rate of {lr}, the PyTorch run stopped at step {s}, when {what} was no longer "
                     "a finite number.",
         "loss_finite": " That step's loss, {loss}, was still finite.",
-        "none_diverged": "No setting the build ran stopped on a number that was not finite.",
-        "intro": "To see what rounding alone changes, the build ran {count} of its settings once more, in PyTorch's "
+        "none_diverged": "No setting trained in PyTorch stopped on a number that was not finite.",
+        "intro": "To see what rounding alone changes, {count} of these settings were trained once more, in PyTorch's "
                  "64-bit arithmetic, from the same starting parameters on the same batches.",
         "count": {1: "one", 2: "two", 3: "three"},
         "with_defaults": "With the defaults,",
@@ -72,7 +72,7 @@ LABELS = {
                       "short": "ran all {s} steps without reaching the threshold"},
         "end_last": {"reached": "reached the threshold at step {s}", "diverged": "stopped at step {s}",
                      "short": "ran all {s} steps without reaching the threshold"},
-        "moved": "So rounding alone can move where a run stops: in such a setting your run and the build's can end "
+        "moved": "So rounding alone can move where a run stops: in such a setting your run and the PyTorch run can end "
                  "far apart although both compute correctly, and the widget then says they differ.",
         "not_moved": "In these runs rounding alone did not move where a run stopped beyond the widget's margins.",
         "no_rounding": "",

@@ -46,7 +46,7 @@ LABELS = {
         "title": '어텐션의 비용: L², 메모리, KV 캐시',
         # table headers
         "col_L": "길이 L (토큰)",
-        "col_entries": "L² (항목 수)",
+        "col_entries": "L² (칸 수)",
         "col_mib": "fp32 메모리 (MiB)",
         "col_gib": "(GiB)",
         "col_ratio_text": "앞 행 대비",
@@ -85,8 +85,10 @@ LABELS = {
         "same_tokens": "두 방식이 만든 토큰은 같습니다",
         "different_tokens": "두 방식이 만든 토큰이 다릅니다",
         "faster": "{x:.1f}배 빠릅니다",
-        "timed_cpu": "CPU에서 스레드 {n}개로", "timed_gpu": "GPU 하나에서",
+        "timed_cpu": "CPU 스레드 {n}개로", "timed_gpu": "GPU 하나로",
         "slower": "{x:.1f}배 느립니다",
+        "speedup_grows": "잰 범위($T$ = {a}~{b})에서는 $T$가 길수록 속도 향상이 커졌습니다({x:.1f}배에서 {y:.1f}배로)",
+        "speedup_uneven": "잰 범위($T$ = {a}~{b})에서 속도 향상은 $T$가 길수록 꾸준히 커지지는 않았습니다({x:.1f}배에서 {y:.1f}배)",
         "grows_slower": "$T$보다 느리게",
         "grows_proportional": "거의 $T$에 비례해",
         "grows_faster": "$T$보다 빠르게",
@@ -137,6 +139,8 @@ LABELS = {
         "faster": "{x:.1f} times faster",
         "timed_cpu": "on the CPU with {n} thread{s}", "timed_gpu": "on one GPU",
         "slower": "{x:.1f} times slower",
+        "speedup_grows": "Over the lengths measured ($T$ = {a} to {b}) the speed-up grew with $T$, from {x:.1f} to {y:.1f} times",
+        "speedup_uneven": "Over the lengths measured ($T$ = {a} to {b}) the speed-up did not grow steadily with $T$ ({x:.1f} to {y:.1f} times)",
         "grows_slower": "more slowly than $T$",
         "grows_proportional": "about in proportion to $T$",
         "grows_faster": "faster than $T$",
@@ -149,7 +153,8 @@ head = headers(LABELS)  # table headers from the same strings
 
 def words(results: dict) -> dict:
     """The lesson's words that depend on the results: whether the cache changed the tokens,
-    whether the fused kernel was faster, how the cached time grew with N (its log-log slope)."""
+    whether the fused kernel was faster, how the cached time grew with T (its log-log slope),
+    whether the speed-up grew with T, and the conditions the times were measured under."""
     kv, att = results["kv"], results["attention"]
     slope = kv["slope_cache"]
     growth = "grows_slower" if slope < 0.9 else "grows_faster" if slope > 1.1 else "grows_proportional"
@@ -160,6 +165,10 @@ def words(results: dict) -> dict:
     speedup = att["longest"]["speedup"]  # a slower kernel is said with the inverse: "1.3배 느립니다"
     key, x = ("faster", speedup) if speedup > 1 else ("slower", 1 / speedup)
     out["fused_speed"] = {lang: LABELS[lang][key].format(x=x) for lang in LABELS}
+    ups = kv["speedup"]  # one per generated length: said to grow only when every longer T gained more
+    key = "speedup_grows" if all(b > a for a, b in zip(ups, ups[1:])) else "speedup_uneven"
+    out["speedup_trend"] = {lang: LABELS[lang][key].format(a=kv["lengths"][0], b=kv["lengths"][-1], x=ups[0], y=ups[-1])
+                            for lang in LABELS}
     d = results["device"]  # the conditions every time was measured under (not the machine's name)
     key = "timed_cpu" if d["type"] == "cpu" else "timed_gpu"
     n = d.get("threads") or 1

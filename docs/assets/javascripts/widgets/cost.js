@@ -20,7 +20,7 @@
       one: "점수 행렬 하나 (헤드 하나, 층 하나)",
       all: function (h, n) { return "모델 전체 (헤드 " + h + "개 × 어텐션 하위 층 " + n + "개)"; },
       entries: "개", memory: "float32 메모리",
-      ratio: function (half) { return "길이가 절반(L/2 = " + half + ")일 때와 비교한 항목 수"; },
+      ratio: function (half) { return "길이가 절반(L/2 = " + half + ")일 때와 비교한 칸 수"; },
       work: "층 하나의 곱셈-덧셈 수",
       cols: ["계산", "곱셈-덧셈", "L/2 대비", "비율"],
       parts: { scores: "어텐션 점수 QKᵀ와 가중합", projections: "투영 W_Q, W_K, W_V, W_O", ffn: "피드포워드 신경망" },

@@ -20,7 +20,7 @@
       stepText: [
         "문장을 그대로 넣었습니다. 각 단어의 출력 벡터입니다.",
         "같은 단어들을 섞어 넣었습니다. 위치 정보가 없으면 단어마다 출력이 그대로이고 순서만 바뀝니다.",
-        "섞은 문장에 사인파 위치 인코딩을 더했습니다. 이제 같은 단어라도 자리가 바뀌면 출력이 달라집니다.",
+        "섞은 문장의 단어 벡터에 사인파 위치 인코딩을 더했습니다. 이제 같은 단어라도 자리가 바뀌면 출력이 달라집니다.",
       ],
       col: ["위치", "단어", "출력 벡터"],
       diff: "같은 단어의 출력이 섞기 전과 가장 크게 달라진 양",
@@ -41,7 +41,7 @@
       stepText: [
         "The sentence as written. Each word's output vector.",
         "The same words, shuffled. Without position information each word keeps its output; only the order changes.",
-        "The shuffled sentence with the sinusoidal positional encoding added. Now a word's output changes when it moves.",
+        "The sinusoidal positional encoding added to the shuffled words' vectors. Now a word's output changes when it moves.",
       ],
       col: ["Position", "Word", "Output vector"],
       diff: "Largest change of a word's output against the unshuffled sentence",

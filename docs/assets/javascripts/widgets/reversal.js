@@ -21,7 +21,7 @@
       bad: function (v, max) { return "숫자(0–9)만 1개에서 " + max + "개까지 입력하세요. 지금 입력: “" + v + "”"; },
       long: function (n, max) { return "숫자가 " + n + "개입니다. 이 모델은 " + max + "개까지만 받습니다. 뒤의 " + (n - max) + "개를 지우고 다시 누르세요."; },
       short: function (max) { return "이 모델은 " + max + "자리 숫자로만 학습했습니다. " + max + "자리가 아니면 틀린 답을 쓸 수 있습니다."; },
-      siteModel: function (max) { return "사용 중인 모델: 사이트의 모델 (빌드가 " + max + "자리 숫자로 학습시킨 모델)"; },
+      siteModel: function (max) { return "사용 중인 모델: 사이트의 모델 (" + max + "자리 숫자로 학습시킨 모델)"; },
       trainedModel: function (steps, exact, max) {
         return "사용 중인 모델: 직접 학습시킨 모델 (" + steps + "스텝 학습, 검증 시퀀스 완전 일치율 " + exact + ", " + max + "자리 숫자로 학습)";
       },
@@ -59,7 +59,7 @@
       bad: function (v, max) { return "Type 1 to " + max + " digits (0–9) and nothing else; you typed “" + v + "”."; },
       long: function (n, max) { return "That is " + n + " digits; this model takes at most " + max + ". Delete the last " + (n - max) + " and press again."; },
       short: function (max) { return "The model was trained on " + max + "-digit sequences only; with another length it may write a wrong answer."; },
-      siteModel: function (max) { return "Model in use: the site's model (trained by the build on " + max + "-digit sequences)."; },
+      siteModel: function (max) { return "Model in use: the site's model (trained on " + max + "-digit sequences)."; },
       trainedModel: function (steps, exact, max) {
         return "Model in use: the model you trained: " + steps + " steps, exact match on the validation sequences " + exact + " (trained on " + max + "-digit sequences).";
       },
