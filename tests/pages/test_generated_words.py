@@ -4,7 +4,7 @@ paper's model sizes counted from the package's own layers."""
 
 import pytest
 
-from tutorial_code.experiments.drawing import cost, heads, translation, worked_examples
+from tutorial_code.experiments.drawing import cost, worked_examples
 from tutorial_code.experiments.pagedata import model_sizes
 from tutorial_code.experiments.drawing.plotting import COLOR_NAMES
 
@@ -122,24 +122,3 @@ def test_the_model_size_sentences_come_from_the_counted_page_data():
     counted = model_sizes.count()
     words = worked_examples.words({**worked_examples_results(0.0, 1.0), "model_sizes": counted})
     assert "315만" in words["base_model_size"]["ko"] and "3,152,384" in words["base_model_size"]["en"]
-
-
-@pytest.mark.parametrize("w, text", [
-    (0.9996876, "0.9997"),   # lesson 1's "ate" → "먹었다" weight: not 1.000, which would say it picks one word
-    (0.75, "0.750"), (0.00004, "0.00004"), (1.0, "exactly 1"), (0.0, "exactly 0"),
-])
-def test_a_weight_below_one_is_never_written_as_one(w, text):
-    assert translation.weight_text(w)["en"] == text
-    assert translation.weight_text(w)["ko"] == text.replace("exactly", "정확히")
-
-
-def heads_results(*curves) -> dict:
-    runs = [{"valid_curve": [{"exact_match": x, "samples": 640 * (i + 1)} for i, x in enumerate(c)]} for c in curves]
-    return {"head_counts": [1, 2], "by_heads": {"1": {"runs": runs}, "2": {"runs": runs}}}
-
-
-def test_the_heads_reading_follows_the_curves():
-    rising = heads.words(heads_results([0.1, 0.5, 0.7], [0.2, 0.4, 0.8]))["learning_speed"]
-    flat = heads.words(heads_results([0.1, 0.7, 0.7], [0.2, 0.7, 0.7]))["learning_speed"]
-    assert "still rising" in rising["en"] and "오르는 중" in rising["ko"]
-    assert "levelled off" in flat["en"] and "평평" in flat["ko"]
