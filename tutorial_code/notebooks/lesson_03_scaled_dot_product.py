@@ -104,9 +104,10 @@ for mask in (None, causal):
 # %% [markdown] lang="en"
 # One thing differs. Block every key of a query, and in our function that row's scores are all
 # $-\infty$, so the softmax computes $0/0$ and gives `NaN` (the function's docstring says so too).
-# PyTorch's `F.scaled_dot_product_attention` has returned such a row as zeros, without a warning,
-# since version 2.5. The folded note "A row with every key blocked" in the "Code" section of lesson 3
-# sums this up, `nn.MultiheadAttention` included. Block every key of query 0 and compare.
+# PyTorch's `F.scaled_dot_product_attention`, though, has returned such a row
+# as zeros, without a warning, since version 2.5. The folded note "A row with every key blocked" in
+# the "Code" section of lesson 3 sums this up, `nn.MultiheadAttention` included. Block every key of
+# query 0 and compare.
 
 # %%
 blocked = causal.clone()
