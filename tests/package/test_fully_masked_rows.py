@@ -158,9 +158,9 @@ def one_line(text: str) -> str:
 PAGE_WORDS = {  # file -> {lang: words the sentence above must still hold}
     "lessons/scaled-dot-product.md": {
         "ko": ["`NaN`", "0으로", "PyTorch 2.5부터", "#133882", "need_weights=True", "need_weights=False", "수학 백엔드",
-               "추론용 빠른 경로를 타면 다시 `NaN`"],
+               "추론용 빠른 경로", "타면 다시 `NaN`"],
         "en": ["`NaN`", "zero", "since PyTorch 2.5", "#133882", "need_weights=True", "need_weights=False",
-               "math backend", "inference fast path, which gives `NaN` again"]},
+               "math backend", "inference fast path", "which gives `NaN` again"]},
     "lessons/self-attention.md": {
         "ko": ["NaN", "조용히 0으로", "왼쪽 패딩", "torch.finfo(dtype).min", "`scaled_dot_product_attention`을 쓰거나"],
         "en": ["NaN", "silently returns a row of", "left padding", "torch.finfo(dtype).min",
