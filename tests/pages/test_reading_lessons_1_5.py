@@ -156,3 +156,24 @@ def test_the_heads_reading_follows_the_curves():
 ])
 def test_the_glossary_refuses_a_second_word_for_the_mask_convention(text, wrong):
     assert sorted(glossary.find_mistranslations(text, glossary.load())) == sorted(wrong), text
+
+
+# ---------------------------------------------------------------- heads are counted from 1 wherever a person reads them
+
+def test_heads_are_numbered_from_one_where_a_person_reads_them(report):
+    """The lessons count heads from 1 (head_1 … head_h, as the paper writes them) and say once that
+    code indices and columns start at 0: so do the tables, the widgets and the figures' labels."""
+    from coursebuild.pages.results import record
+    from coursebuild.pipeline import site as pipeline_site
+
+    data = pipeline_site.data_from_report(report)
+    rows = record(data, "heads")["tables"]["patterns"]["rows"]
+    assert min(r["head"] for r in rows) == 1 and min(r["layer"] for r in rows) == 1
+    labels = [c["label"]["en"] for c in record(data, "reversal")["tables"]["mirror"]["columns"]]
+    assert "head 1" in labels and "head 0" not in labels, labels
+    widgets = DOCS / "assets" / "javascripts" / "widgets"
+    assert "t.head(i + 1," in (widgets / "multihead.js").read_text(encoding="utf-8")
+    assert "t.headName(i + 1)" in (widgets / "translator.js").read_text(encoding="utf-8")
+    for lang, said in (("ko", "헤드는 식처럼 1번부터"), ("en", "Counting heads from 1")):
+        page = (DOCS / lang / "lessons" / "multi-head.md").read_text(encoding="utf-8")
+        assert said in page and "(i-1) \\cdot d_k" in page, lang

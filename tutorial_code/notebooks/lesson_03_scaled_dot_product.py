@@ -98,8 +98,8 @@ for mask in (None, causal):
 # 한 가지는 다릅니다. 어떤 쿼리의 키를 모두 막으면, 우리 함수에서는 그 행의 점수가 모두 $-\infty$라
 # 소프트맥스가 $0/0$을 계산해 `NaN`이 나옵니다(함수의 docstring에도 적혀 있습니다). PyTorch의
 # `F.scaled_dot_product_attention`은 2.5부터 그런 행을 경고 없이 0으로 돌려줍니다. 3강 "코드" 절의
-# 접은 글 "키가 모두 막힌 행"이 같은 이야기를 `nn.MultiheadAttention`까지 넣어 정리합니다. 쿼리 0의 키를
-# 모두 막아 두 함수를 비교해 봅시다.
+# 접은 글 "키가 모두 막힌 행"이 같은 이야기를 `nn.MultiheadAttention`까지 넣어 정리합니다. 첫 번째 쿼리(코드에서는
+# 행 0)의 키를 모두 막아 두 함수를 비교해 봅시다.
 
 # %% [markdown] lang="en"
 # One thing differs. Block every key of a query, and in our function that row's scores are all
@@ -107,11 +107,11 @@ for mask in (None, causal):
 # PyTorch's `F.scaled_dot_product_attention`, though, has returned such a row
 # as zeros, without a warning, since version 2.5. The folded note "A row with every key blocked" in
 # the "Code" section of lesson 3 sums this up, `nn.MultiheadAttention` included. Block every key of
-# query 0 and compare.
+# the first query (row 0 in code) and compare.
 
 # %%
 blocked = causal.clone()
-blocked[0] = False  # ko: 쿼리 0은 어떤 키도 볼 수 없음 # en: query 0 may attend to no key
+blocked[0] = False  # ko: 첫 번째 쿼리(행 0)는 어떤 키도 볼 수 없음 # en: the first query (row 0) may attend to no key
 ours, _ = scaled_dot_product_attention(q, k, v, mask=blocked)
 theirs = F.scaled_dot_product_attention(q, k, v, attn_mask=blocked)
 print("torch", torch.__version__)
@@ -156,7 +156,7 @@ plt.show()
 # ## 해 보기
 #
 # - `q`에 10을 곱하고 가중치가 어떻게 바뀌는지 보세요. 왜 그런지 3강의 "왜 √dₖ인가"와 연결해 보세요.
-# - 이번에는 키 0을 모든 쿼리에서 막아 보세요(`blocked = causal.clone()` 다음 `blocked[:, 0] = False`).
+# - 이번에는 첫 번째 키(열 0)를 모든 쿼리에서 막아 보세요(`blocked = causal.clone()` 다음 `blocked[:, 0] = False`).
 #   패딩을 문장 앞에 둘 때 생기는 마스크입니다(4강). 인과 마스크 때문에 어느 쿼리가 볼 키를 모두 잃나요?
 #   두 함수의 그 행을 위처럼 비교해 보세요.
 
@@ -164,6 +164,6 @@ plt.show()
 # ## Try it
 #
 # - Multiply `q` by 10 and watch the weights change. Connect it to lesson 3's "Why √dₖ".
-# - Now block key 0 for every query (`blocked = causal.clone()`, then `blocked[:, 0] = False`): the
+# - Now block the first key (column 0) for every query (`blocked = causal.clone()`, then `blocked[:, 0] = False`): the
 #   mask that padding at the front of a sentence makes (lesson 4). Because of the causal mask, which
 #   query loses every key? Compare that row from both functions as above.
