@@ -7,7 +7,8 @@ and in ``nn.MultiheadAttention`` when it returns the weights (``need_weights=Tru
 ``torch.nn.functional.scaled_dot_product_attention`` returns a row of zeros (since PyTorch 2.5,
 pytorch PR #133882), with the default and the math backends, and so does ``nn.MultiheadAttention``
 called with ``need_weights=False``, except on its inference fast path (evaluation mode, no gradients,
-``batch_first=True``, one tensor as query, key and value), which gives NaN again; blocking with a large finite number instead of −∞ leaves the row
+``batch_first=True``, one tensor as query, key and value, an even head count, …), which gives NaN
+again; blocking with a large finite number instead of −∞ leaves the row
 finite, its weights spread evenly; with the package a NaN row spreads to every query in the next
 layer; batched generation can therefore pad on the left with PyTorch's function or a finite mask
 value. Each claim is run here against the installed torch, each assertion names the sentence that
@@ -63,10 +64,10 @@ def blocked_row(kind: str) -> torch.Tensor:
     if kind.startswith("nn.MultiheadAttention"):
         mha = torch.nn.MultiheadAttention(4, 1, batch_first=True)  # NaN or zeros whatever its weights
         need_weights = kind.endswith("need_weights=True")
-        if kind.endswith("fast path"):  # self-attention, evaluation mode, no gradients, batch_first
-            mha.eval()
+        if kind.endswith("fast path"):  # self-attention, evaluation mode, no gradients, batch_first,
+            fast = torch.nn.MultiheadAttention(4, 2, batch_first=True).eval()  # an even head count
             with torch.no_grad():
-                return mha(Q, Q, Q, attn_mask=~MAY_ATTEND, need_weights=False)[0][0, 1]
+                return fast(Q, Q, Q, attn_mask=~MAY_ATTEND, need_weights=False)[0][0, 1]
         with torch.no_grad():  # its mask: True = blocked
             return mha(Q, K, V, attn_mask=~MAY_ATTEND, need_weights=need_weights)[0][0, 1]
     raise ValueError(kind)

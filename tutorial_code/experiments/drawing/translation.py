@@ -44,7 +44,10 @@ PATTERN_NAMES = {"plain": PATTERNS["plain"], "adjective": "Adj S O V, S Adj O V,
 def words(results: dict) -> dict:
     """Whether rounding the parameters to int8 changed the exact match the lesson quotes, and the
     last layer's weight from "ate" to "먹었다" written so that it never reads as a whole 1."""
-    return {"rounding": _rounding(results), "verb_weight": weight_text(results["example"]["verb_weight"])}
+    words = {"rounding": _rounding(results)}
+    if "verb_weight" in results.get("example", {}):  # a tiny run may not write "ate"
+        words["verb_weight"] = weight_text(results["example"]["verb_weight"])
+    return words
 
 
 def _rounding(results: dict) -> dict:
