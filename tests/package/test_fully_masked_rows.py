@@ -6,7 +6,9 @@ say: a row whose keys are all blocked gives NaN in this package's ``scaled_dot_p
 and in ``nn.MultiheadAttention`` when it returns the weights (``need_weights=True``, its default);
 ``torch.nn.functional.scaled_dot_product_attention`` returns a row of zeros (since PyTorch 2.5,
 pytorch PR #133882), with the default and the math backends, and so does ``nn.MultiheadAttention``
-called with ``need_weights=False``; blocking with a large finite number instead of −∞ leaves the row
+called with ``need_weights=False``, except on its inference fast path (evaluation mode, no gradients,
+``batch_first=True``, one tensor as query, key and value, an even head count, …), which gives NaN
+again; blocking with a large finite number instead of −∞ leaves the row
 finite, its weights spread evenly; with the package a NaN row spreads to every query in the next
 layer; batched generation can therefore pad on the left with PyTorch's function or a finite mask
 value. Each claim is run here against the installed torch, each assertion names the sentence that
@@ -33,7 +35,8 @@ MAY_ATTEND[1] = False  # row 1: every key blocked
 # the sentences, as the student reads them; an assertion message quotes the one that broke
 LESSON_3 = ("lesson 3, note 'A row with every key blocked': this package's function and nn.MultiheadAttention "
             "with need_weights=True give NaN; F.scaled_dot_product_attention gives zeros since PyTorch 2.5, "
-            "default and math backends; nn.MultiheadAttention with need_weights=False gives zeros")
+            "default and math backends; nn.MultiheadAttention with need_weights=False gives zeros, except on "
+            "its inference fast path (eval, no_grad, batch_first, one tensor as q, k and v), which gives NaN")
 LESSON_4 = ("lesson 4, 'If every cell of a row is blocked … this package's function and nn.MultiheadAttention "
             "get NaN …, while F.scaled_dot_product_attention silently returns a row of zeros'")
 LEFT_PADDING = ("lesson 4, left padding: 'Such batches therefore use PyTorch's scaled_dot_product_attention … or "
@@ -61,6 +64,10 @@ def blocked_row(kind: str) -> torch.Tensor:
     if kind.startswith("nn.MultiheadAttention"):
         mha = torch.nn.MultiheadAttention(4, 1, batch_first=True)  # NaN or zeros whatever its weights
         need_weights = kind.endswith("need_weights=True")
+        if kind.endswith("fast path"):  # self-attention, evaluation mode, no gradients, batch_first,
+            fast = torch.nn.MultiheadAttention(4, 2, batch_first=True).eval()  # an even head count
+            with torch.no_grad():
+                return fast(Q, Q, Q, attn_mask=~MAY_ATTEND, need_weights=False)[0][0, 1]
         with torch.no_grad():  # its mask: True = blocked
             return mha(Q, K, V, attn_mask=~MAY_ATTEND, need_weights=need_weights)[0][0, 1]
     raise ValueError(kind)
@@ -70,6 +77,7 @@ CLAIMS = {  # kind -> (what the pages say it returns, the sentences that say so)
     "package": ("nan", (LESSON_3, LESSON_4, ANSWER_3_4, NOTEBOOK_3)),
     "nn.MultiheadAttention need_weights=True": ("nan", (LESSON_3, LESSON_4)),
     "nn.MultiheadAttention need_weights=False": ("zeros", (LESSON_3,)),
+    "nn.MultiheadAttention need_weights=False, fast path": ("nan", (LESSON_3,)),
     "F.sdpa": ("zeros", (LESSON_3, LESSON_4, ANSWER_3_4, NOTEBOOK_3)),
     "F.sdpa math": ("zeros", (LESSON_3,)),
     "F.sdpa finite": ("mean of the values", (LEFT_PADDING,)),
@@ -96,7 +104,8 @@ def test_what_the_pages_say_each_function_returns(kind):
 
 
 @pytest.mark.parametrize("kind, wrong", [("F.sdpa", "nan"), ("package", "zeros"), ("F.sdpa finite", "nan"),
-                                         ("nn.MultiheadAttention need_weights=True", "zeros")])
+                                         ("nn.MultiheadAttention need_weights=True", "zeros"),
+                                         ("nn.MultiheadAttention need_weights=False, fast path", "zeros")])
 def test_a_wrong_claim_fails(kind, wrong):
     assert not holds(kind, wrong)
 
@@ -149,9 +158,10 @@ def one_line(text: str) -> str:
 
 PAGE_WORDS = {  # file -> {lang: words the sentence above must still hold}
     "lessons/scaled-dot-product.md": {
-        "ko": ["`NaN`", "0으로", "PyTorch 2.5부터", "#133882", "need_weights=True", "need_weights=False", "수학 백엔드"],
+        "ko": ["`NaN`", "0으로", "PyTorch 2.5부터", "#133882", "need_weights=True", "need_weights=False", "수학 백엔드",
+               "추론용 빠른 경로", "타면 다시 `NaN`"],
         "en": ["`NaN`", "zero", "since PyTorch 2.5", "#133882", "need_weights=True", "need_weights=False",
-               "math backend"]},
+               "math backend", "inference fast path", "which gives `NaN` again"]},
     "lessons/self-attention.md": {
         "ko": ["NaN", "조용히 0으로", "왼쪽 패딩", "torch.finfo(dtype).min", "`scaled_dot_product_attention`을 쓰거나"],
         "en": ["NaN", "silently returns a row of", "left padding", "torch.finfo(dtype).min",

@@ -163,7 +163,6 @@ def test_the_glossary_refuses_the_second_words(text, wrong):
 EVERYDAY_SENSE = {"항목": {"docs/ko/teaching/prompt-cards.md", "docs/ko/build.md"}}
 STILL_BEING_REWORDED = {
     "항목": {"docs/ko/teaching/instructor-guide.md"},  # 점수 항목, 행렬의 항목, 비교한 항목 수 (lesson 9's plan and demo)
-    "에러": {"docs/ko/lessons/multi-head.md", "tutorial_code/notebooks/lesson_05_multi_head.py"},  # 에러를 냅니다, 에러 메시지
 }
 ONE_WORD = {"항목": "칸", "에러": "오류"}
 

@@ -37,7 +37,7 @@ BANNED = {
         (r"피드포워드 네트워크", "피드포워드 신경망 (용어집)"),
         (r"디코더 가운데 층", "디코더의 두 번째 하위 층(크로스 어텐션)"),
         (r"포트폴리오가 보고한 문헌 값|그들의 에포크", "참고 포트폴리오에 적힌 값, 그 실습의 에포크"),
-        (r"et al\.(이|가|은|는|을|를)\s", "Bahdanau 외(2015)가 (한국어 문장 안에서는 '외')"),
+        (r"et al\.(이|가|은|는|을|를)\s", "Bahdanau et al. (2015)가 (조사는 연도 뒤에)"),
         (r"\d(\.\d+)?e[-+]\d+배", "1.3 × 10⁻⁵배 (word 마커로)"),
         (r"(층 정규화|LayerNorm)(의)? 위치", "층 정규화를 놓는 자리 (배치는 batch만 뜻합니다)"),
         (r"로그-로그 기울기|기울기 2는", "로그-로그 경사, 지수 2 (기울기는 gradient)"),
@@ -140,8 +140,24 @@ def paragraphs(text: str) -> list[str]:
     return [p for p in re.split(r"\n\s*\n", "\n".join(lines)) if p.strip()]
 
 
+def term_at(text: str, term: str) -> int:
+    """Where ``term`` first stands as a word of ``text`` (-1 if nowhere): not inside a longer word,
+    so "head" is not found in "heading", "multi-head" or "nn.MultiheadAttention" (a plural "heads"
+    counts) and 헤드 not in 멀티헤드; a Korean term may carry a particle (헤드는)."""
+    if re.match(r"[A-Za-z]", term):
+        pattern = rf"(?<![\w.-]){re.escape(term)}(?:e?s)?(?![A-Za-z0-9_])"  # nor in a marker's key (mha_heads)
+    else:
+        pattern = rf"(?<![가-힣]){re.escape(term)}"
+    m = re.search(pattern, text)
+    return m.start() if m else -1
+
+
+def has_term(text: str, term: str) -> bool:
+    return term_at(text, term) >= 0
+
+
 def explained(paragraph: str, term: str, slug: str) -> bool:
-    after = paragraph[paragraph.index(term) + len(term):]
+    after = paragraph[term_at(paragraph, term) + len(term):]
     return f"{slug}.md" in paragraph or bool(re.match(r"[^\s(]{0,3}\s?\(", after))
 
 
@@ -150,7 +166,7 @@ def first_use(lang: str, term: str, before: str | None):
     for slug in order[: order.index(before)] if before else order:
         text = (DOCS / lang / "lessons" / f"{slug}.md").read_text(encoding="utf-8")
         for para in paragraphs(text):
-            if term in para:
+            if has_term(para, term):
                 return slug, para
     return None
 
@@ -167,7 +183,7 @@ def test_terms_before_their_lesson_are_introduced(lang):
         if hit and not explained(hit[1], term, "\0"):
             # "BOS" may come inside a gloss such as "시작 토큰 BOS": accept a gloss just before it
             para = hit[1]
-            before = para[: para.index(term)][-12:]
+            before = para[: term_at(para, term)][-12:]
             if not re.search(r"(토큰|token)\s*$", before):
                 bad.append(f"{hit[0]}: «{term}» is used before it is explained")
     assert not bad, "\n".join(bad)
@@ -197,7 +213,7 @@ def test_check_questions_use_no_term_before_its_lesson_unexplained(lang):
             if number[slug] <= lesson:
                 continue
             for para in paragraphs(text):
-                if term in para and not explained(para, term, slug):
+                if has_term(para, term) and not explained(para, term, slug):
                     bad.append(f"lesson {lesson}, question {qid}: «{term}» before lesson '{slug}'")
                     break
     assert seen >= 2 * len(LESSONS), seen  # every lesson has its questions
@@ -242,7 +258,7 @@ def notebook_problems(lang: str, number: int, source: str) -> list[str]:
         later = lesson_of[slug]
         if later <= number:
             continue
-        para = next((p for p in paras if term in p), None)
+        para = next((p for p in paras if has_term(p, term)), None)
         names_lesson = para and re.search(rf"(?<!\d){later}강|[Ll]esson {later}(?!\d)", para)
         if para and not (names_lesson or explained(para, term, slug)):
             bad.append(f"lesson {number}'s notebook ({lang}): «{term}» before lesson '{slug}': "
@@ -266,7 +282,7 @@ def widget_problems(number: int, strings: list[str]) -> list[str]:
     bad = []
     for term, slug in TERMS["ko"].items():
         later = lesson_of[slug]
-        text = next((t for t in strings if term in t), None) if later > number else None
+        text = next((t for t in strings if has_term(t, term)), None) if later > number else None
         if text and not (re.search(rf"(?<!\d){later}강", text) or explained(text, term, slug)):
             bad.append(f"lesson {number}'s widgets: «{term}» before lesson '{slug}' in «{text[:60]}»")
     return bad
@@ -292,6 +308,18 @@ def test_the_widget_check_finds_a_term_before_its_lesson():
     assert widget_problems(3, ["마스크 없음", "인과 마스크"])
     assert not widget_problems(3, ["마스크 없음", "인과 마스크 (4강)"])
     assert not widget_problems(4, ["인과 마스크"])
+    assert widget_problems(1, ["층", "헤드"])  # lesson 1's translator before the glossary's lesson 5
+    assert not widget_problems(1, ["층", "헤드 (5강)"])
+
+
+@pytest.mark.parametrize("text, term, found", [
+    ("averaged over heads", "head", True), ("the heading for 1", "head", False),
+    ("multi-head attention", "head", False), ("`nn.MultiheadAttention`", "head", False),
+    ("$h$ = [[value:worked_examples.shuffle.mha_heads]]", "head", False),
+    ("헤드 평균", "헤드", True), ("헤드는", "헤드", True), ("멀티헤드 어텐션", "헤드", False),
+])
+def test_a_term_is_found_as_a_word(text, term, found):
+    assert has_term(text, term) is found, text
 
 
 @pytest.mark.parametrize("lang, text, wrong", [
@@ -358,13 +386,9 @@ def test_the_checks_can_fail():
 
 # A student reads what a page, a question, a notebook or a widget says about the course, not about
 # how the site is made: no "the build" (빌드), "at build time", "stops the build". The assignments
-# and the build page, which tell a reader how to rebuild the site, may say it. The notebooks of
-# lessons 1-5 are being reworded by another change: drop them from the set once they are done.
+# and the build page, which tell a reader how to rebuild the site, may say it.
 BUILD_WORDS = {"ko": re.compile(r"빌드"),
                "en": re.compile(r"\b(?:the build|build's|at build time|build-time|stops? the build)\b", re.I)}
-BUILD_WORDS_PENDING = {f"lesson_0{n}" for n in range(1, 6)}
-
-
 def student_texts(lang: str):
     """(name, text) of the lessons, their questions, the lab notebooks and the widgets' strings."""
     for path in sorted((DOCS / lang / "lessons").glob("*.md")):
@@ -372,8 +396,7 @@ def student_texts(lang: str):
     for path in [*sorted(QUESTIONS.glob("lesson-*.yml")), QUESTIONS / "self-check.yml"]:
         yield path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")
     for path in sorted(NOTEBOOKS.glob("lesson_*.py")):
-        if path.name[:9] not in BUILD_WORDS_PENDING:
-            yield f"{path.name} ({lang})", "\n\n".join(notebook_paragraphs(path.read_text(encoding="utf-8"), lang))
+        yield f"{path.name} ({lang})", "\n\n".join(notebook_paragraphs(path.read_text(encoding="utf-8"), lang))
     hangul = re.compile(r"[가-힣]")
     for path in sorted((DOCS / "assets" / "javascripts" / "widgets").glob("*.js")):
         code = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)

@@ -68,16 +68,17 @@ for length in (5, 10, 20, 50):
 # %% [markdown] lang="ko"
 # ## 패키지의 함수
 #
-# 아래에서 만들 어텐션 모델은 강좌 패키지의 `scaled_dot_product_attention`을 씁니다. 빌드할 때
-# `tutorial_code/attention.py`에서 그대로 복사해 온 함수입니다. 점수를 어떻게 매기는지는 2강과 3강에서
-# 자세히 봅니다. 지금은 강의의 세 단계만 기억하면 됩니다. 맞는 정도에 점수를 매기고, 소프트맥스로 합이
+# 아래에서 만들 어텐션 모델은 강좌 패키지의 `scaled_dot_product_attention`을 씁니다. 다음 셀에는
+# `tutorial_code/attention.py`에 있는 이 함수와, 이 함수가 마스크를 검사할 때 부르는 `check_mask`가 코드
+# 그대로 들어 있습니다. 점수를 어떻게 매기는지는 2강과 3강에서 자세히 봅니다. 지금은 강의의 세 단계만 기억하면 됩니다. 맞는 정도에 점수를 매기고, 소프트맥스로 합이
 # 1인 가중치를 만들고, 그 가중치로 벡터들을 섞습니다.
 
 # %% [markdown] lang="en"
 # ## The package's function
 #
-# The attention model below uses the course package's `scaled_dot_product_attention`, copied at
-# build time, unchanged, from `tutorial_code/attention.py`. How it scores is the subject of
+# The attention model below uses the course package's `scaled_dot_product_attention`. The next cell
+# holds it as it stands in `tutorial_code/attention.py`, with the `check_mask` it calls to check a
+# mask. How it scores is the subject of
 # lessons 2 and 3; for now the lesson's three steps are enough: score how well things match, turn
 # the scores into weights that sum to 1 with a softmax, and blend the vectors by those weights.
 
@@ -130,7 +131,10 @@ print("question:", question.argmax().item(), " answer:", answer.item(), " pair n
 #
 # - **문맥 벡터 모델**은 마지막 은닉 상태 하나만 봅니다. 강의에서 본 RNN 인코더–디코더와 같습니다.
 # - **어텐션 모델**은 은닉 상태를 모두 남겨 둡니다. 질문으로 만든 벡터(쿼리)가 상태마다 점수를 매기고,
-#   소프트맥스 가중치로 상태들을 섞어 씁니다. Bahdanau et al.의 생각과 같습니다.
+#   소프트맥스 가중치로 상태들을 섞어 씁니다. 답할 때마다 원문 전체를 다시 보고 가중치로 섞는 방식은
+#   Bahdanau et al. (2015)에서 왔지만, 점수를 매기는 방법은 다릅니다. 그 논문은 은닉층 하나짜리 작은
+#   신경망으로 점수를 매겼고(덧셈 어텐션), 이 모델은 트랜스포머처럼 쿼리와 키(`W_K`를 곱한 은닉 상태)의
+#   내적을 벡터 크기의 제곱근으로 나눠 매깁니다. 이 내적 점수는 2강과 3강에서 자세히 봅니다.
 #
 # 두 모델을 같은 데이터로, 같은 횟수(300번)만 학습시킵니다. 문장 길이는 배치마다 2~12 사이에서 고릅니다.
 
@@ -143,7 +147,12 @@ print("question:", question.argmax().item(), " answer:", answer.item(), " pair n
 # - the **context-vector model** sees the last hidden state only, like the RNN encoder–decoder of
 #   the lesson;
 # - the **attention model** keeps every hidden state. A vector made from the question (the query)
-#   scores each state, and the states are blended by the softmax weights, the idea of Bahdanau et al.
+#   scores each state, and the states are blended by the softmax weights. Looking at the whole
+#   source again for every answer and blending it by weights comes from Bahdanau et al. (2015), but
+#   the scores are computed differently: that paper scored with a small network of one hidden layer
+#   (additive attention), while this model scores as the Transformer does, with the dot product of
+#   the query and a key (a hidden state times `W_K`) divided by the square root of the vector size.
+#   Lessons 2 and 3 cover these dot-product scores.
 #
 # Both train on the same data for the same 300 steps; each batch has a sentence length between 2
 # and 12.

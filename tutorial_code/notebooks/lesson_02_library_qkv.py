@@ -44,17 +44,17 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 패키지의 함수
 #
-# 아래 세 함수는 강좌 패키지에서 빌드할 때 그대로 복사해 온 것입니다. `attention_by_hand`는 강의의
+# 아래 세 함수는 강좌 패키지 `tutorial_code/attention.py`에 있는 코드 그대로입니다. `attention_by_hand`는 강의의
 # "코드" 절에 나온 손 계산으로, 쿼리 하나에 대해 네 단계를 반복문으로 풀어 씁니다. 나머지 둘은
-# `tutorial_code/attention.py`의 어텐션 함수와 그 함수가 마스크를 검사할 때 부르는 함수입니다.
+# 어텐션 함수 `scaled_dot_product_attention`과 그 함수가 마스크를 검사할 때 부르는 `check_mask`입니다.
 
 # %% [markdown] lang="en"
 # ## The package's functions
 #
-# The three functions below are copied at build time, unchanged, from the course package.
+# The three functions below are the course package's code as it stands in `tutorial_code/attention.py`.
 # `attention_by_hand` is the hand computation of the lesson's "Code" section: the four steps for
-# one query, written out as loops. The other two are the attention function of
-# `tutorial_code/attention.py` and the helper it calls to check a mask.
+# one query, written out as loops. The other two are the attention function,
+# `scaled_dot_product_attention`, and the `check_mask` it calls to check a mask.
 
 # %%
 # [[code:attention.attention_by_hand]]

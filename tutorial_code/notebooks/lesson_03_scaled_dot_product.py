@@ -5,7 +5,8 @@
 # 목표는 세 가지입니다.
 #
 # 1. 다섯 단계(점수 → $\sqrt{d_k}$로 나누기 → 마스크 → 소프트맥스 → 밸류 섞기)를 눈으로 따라갑니다.
-# 2. 우리 함수가 PyTorch의 `F.scaled_dot_product_attention`과 같은 값을 내는지 확인합니다.
+# 2. 우리 함수가 PyTorch의 `F.scaled_dot_product_attention`과 같은 값을 내는지 확인하고, 다른 값을 내는
+#    한 경우(키가 모두 막힌 행)도 봅니다.
 # 3. $\sqrt{d_k}$로 나누지 않으면 $d_k$가 커질수록 소프트맥스가 포화되는 것을 봅니다.
 #
 # 필요한 것은 torch, numpy, matplotlib뿐이고, 그래프에 한글을 쓰는 글꼴(koreanize-matplotlib)만 첫 코드 셀이
@@ -18,7 +19,8 @@
 # small examples. Three goals:
 #
 # 1. Follow the five steps (scores → divide by $\sqrt{d_k}$ → mask → softmax → blend the values).
-# 2. Check that our function gives the same values as PyTorch's `F.scaled_dot_product_attention`.
+# 2. Check that our function gives the same values as PyTorch's `F.scaled_dot_product_attention`,
+#    and see the one case where it does not (a row with every key blocked).
 # 3. See the softmax saturate as $d_k$ grows when the scores are not divided by $\sqrt{d_k}$.
 #
 # It needs only torch, numpy and matplotlib. Run the cells from top to bottom.
@@ -39,14 +41,15 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 패키지의 함수
 #
-# 아래 두 함수는 강좌 패키지 `tutorial_code/attention.py`에서 빌드할 때 그대로 복사해 온 것입니다.
+# 아래 두 함수(`check_mask`, `scaled_dot_product_attention`)는 강좌 패키지 `tutorial_code/attention.py`에 있는
+# 코드 그대로입니다.
 # 주석의 step 1~5가 강의 "코드" 절에서 읽는 다섯 단계입니다.
 
 # %% [markdown] lang="en"
 # ## The package's function
 #
-# The two functions below are copied at build time, unchanged, from the course package
-# `tutorial_code/attention.py`. The comments' steps 1–5 are the five steps read in the lesson's
+# The two functions below (`check_mask`, `scaled_dot_product_attention`) are the course package's
+# code as it stands in `tutorial_code/attention.py`. The comments' steps 1–5 are the five steps read in the lesson's
 # "Code" section.
 
 # %%
@@ -75,14 +78,14 @@ print("output shape:", tuple(out.shape))
 # %% [markdown] lang="ko"
 # ## PyTorch와 비교
 #
-# 같은 입력을 `F.scaled_dot_product_attention`에 넣고 출력의 최대 차이를 봅니다. 마스크도 같은 약속을
-# 씁니다. `True`는 "볼 수 있다"입니다.
+# 같은 입력을 `F.scaled_dot_product_attention`에 넣고 출력의 최대 차이를 봅니다. 마스크 규칙도
+# 같습니다. `True`는 "볼 수 있다"입니다.
 
 # %% [markdown] lang="en"
 # ## Compare with PyTorch
 #
 # Feed the same inputs to `F.scaled_dot_product_attention` and look at the largest difference. The
-# mask follows the same convention: `True` means "may attend".
+# mask convention is the same: `True` means "may attend".
 
 # %%
 causal = torch.ones(3, 4, dtype=torch.bool).tril()  # ko: 아래 삼각형만 볼 수 있음 # en: only the lower triangle may attend
@@ -93,17 +96,22 @@ for mask in (None, causal):
 
 # %% [markdown] lang="ko"
 # 한 가지는 다릅니다. 어떤 쿼리의 키를 모두 막으면, 우리 함수에서는 그 행의 점수가 모두 $-\infty$라
-# 소프트맥스가 $0/0$을 계산해 `NaN`이 나옵니다. PyTorch의 함수는 2.5부터 그런 행을 경고 없이 0으로
-# 돌려줍니다. 쿼리 0의 키를 모두 막아 두 함수를 비교해 봅시다.
+# 소프트맥스가 $0/0$을 계산해 `NaN`이 나옵니다(함수의 docstring에도 적혀 있습니다). PyTorch의
+# `F.scaled_dot_product_attention`은 2.5부터 그런 행을 경고 없이 0으로 돌려줍니다. 3강 "코드" 절의
+# 접은 글 "키가 모두 막힌 행"이 같은 이야기를 `nn.MultiheadAttention`까지 넣어 정리합니다. 첫 번째 쿼리(코드에서는
+# 행 0)의 키를 모두 막아 두 함수를 비교해 봅시다.
 
 # %% [markdown] lang="en"
 # One thing differs. Block every key of a query, and in our function that row's scores are all
-# $-\infty$, so the softmax computes $0/0$ and gives `NaN`. PyTorch's function has returned such a
-# row as zeros, without a warning, since version 2.5. Block every key of query 0 and compare.
+# $-\infty$, so the softmax computes $0/0$ and gives `NaN` (the function's docstring says so too).
+# PyTorch's `F.scaled_dot_product_attention`, though, has returned such a row
+# as zeros, without a warning, since version 2.5. The folded note "A row with every key blocked" in
+# the "Code" section of lesson 3 sums this up, `nn.MultiheadAttention` included. Block every key of
+# the first query (row 0 in code) and compare.
 
 # %%
 blocked = causal.clone()
-blocked[0] = False  # ko: 쿼리 0은 어떤 키도 볼 수 없음 # en: query 0 may attend to no key
+blocked[0] = False  # ko: 첫 번째 쿼리(행 0)는 어떤 키도 볼 수 없음 # en: the first query (row 0) may attend to no key
 ours, _ = scaled_dot_product_attention(q, k, v, mask=blocked)
 theirs = F.scaled_dot_product_attention(q, k, v, attn_mask=blocked)
 print("torch", torch.__version__)
@@ -148,10 +156,14 @@ plt.show()
 # ## 해 보기
 #
 # - `q`에 10을 곱하고 가중치가 어떻게 바뀌는지 보세요. 왜 그런지 3강의 "왜 √dₖ인가"와 연결해 보세요.
-# - 마스크의 한 행을 모두 `False`로 만들면 무엇이 나오나요? 패키지 함수의 docstring과 비교하세요.
+# - 이번에는 첫 번째 키(열 0)를 모든 쿼리에서 막아 보세요(`blocked = causal.clone()` 다음 `blocked[:, 0] = False`).
+#   패딩을 문장 앞에 둘 때 생기는 마스크입니다(4강). 인과 마스크 때문에 어느 쿼리가 볼 키를 모두 잃나요?
+#   두 함수의 그 행을 위처럼 비교해 보세요.
 
 # %% [markdown] lang="en"
 # ## Try it
 #
 # - Multiply `q` by 10 and watch the weights change. Connect it to lesson 3's "Why √dₖ".
-# - Set one row of the mask to all `False`. What comes out? Compare with the function's docstring.
+# - Now block the first key (column 0) for every query (`blocked = causal.clone()`, then `blocked[:, 0] = False`): the
+#   mask that padding at the front of a sentence makes (lesson 4). Because of the causal mask, which
+#   query loses every key? Compare that row from both functions as above.

@@ -43,14 +43,14 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 패키지의 함수
 #
-# 아래 함수들은 강좌 패키지에서 빌드할 때 그대로 복사해 온 것입니다. 3강의 `scaled_dot_product_attention`과
+# 아래 함수들은 강좌 패키지의 코드 그대로입니다. 3강의 `scaled_dot_product_attention`과
 # 그 함수가 부르는 `check_mask`, 강의의 "코드" 절에 나온 `causal_mask`, 그리고 6강을 미리 보려고 가져온
 # `sinusoidal_table`(과 그 함수가 부르는 `check_positive`)입니다.
 
 # %% [markdown] lang="en"
 # ## The package's functions
 #
-# The functions below are copied at build time, unchanged, from the course package:
+# The functions below are the course package's code as it stands:
 # `scaled_dot_product_attention` from lesson 3 and the `check_mask` it calls, `causal_mask` from
 # the lesson's "Code" section, and, as a preview of lesson 6, `sinusoidal_table` (with the
 # `check_positive` it calls).

@@ -44,17 +44,19 @@ plt.rcParams["figure.dpi"] = 80
 # %% [markdown] lang="ko"
 # ## 패키지의 코드
 #
-# 아래 코드는 빌드할 때 강좌 패키지에서 그대로 복사해 온 것입니다. 앞의 두 함수는 3강의
-# `tutorial_code/attention.py`, 뒤의 함수와 클래스는 `tutorial_code/multihead.py`에 있습니다.
+# 아래 코드는 강좌 패키지의 코드 그대로입니다. 앞의 두 함수(`check_mask`, `scaled_dot_product_attention`)는
+# 3강의 `tutorial_code/attention.py`에, 크기 인자가 양수인지 검사하는 `check_positive`는
+# `tutorial_code/sizes.py`에, 클래스 `MultiHeadAttention`은 `tutorial_code/multihead.py`에 있습니다.
 # 이번 실습의 주인공은 `MultiHeadAttention`의 `split_heads`와 `merge_heads`입니다.
 
 # %% [markdown] lang="en"
 # ## The package's code
 #
-# The code below is copied at build time, unchanged, from the course package: the first two
-# functions from lesson 3's `tutorial_code/attention.py`, the function and the class after them
-# from `tutorial_code/multihead.py`. The stars of this lab are `split_heads` and `merge_heads` of
-# `MultiHeadAttention`.
+# The code below is the course package's code as it stands: the first two functions
+# (`check_mask`, `scaled_dot_product_attention`) are in lesson 3's `tutorial_code/attention.py`,
+# `check_positive`, which checks that the size arguments are positive, is in
+# `tutorial_code/sizes.py`, and the class `MultiHeadAttention` is in `tutorial_code/multihead.py`.
+# The stars of this lab are `split_heads` and `merge_heads` of `MultiHeadAttention`.
 
 # %%
 # [[code:attention.scaled_dot_product_attention]]
@@ -100,21 +102,24 @@ print("same as mha(x):", torch.equal(y, y_module), torch.equal(w, w_module))
 
 # %% [markdown] lang="ko"
 # 나누기와 합치기는 숫자를 하나도 옮기지 않습니다. 보는 방식만 바꿀 뿐입니다. 합친 결과가 원래
-# 텐서와 똑같은지, 두 번째 헤드가 정말 열 16..31인지 확인합니다.
+# 텐서와 똑같은지, 두 번째 헤드가 정말 열 16..31인지 확인합니다. 이 노트북에서 헤드는 강의처럼 1번부터
+# 세고, 코드의 인덱스와 열 번호는 파이썬처럼 0부터 셉니다. 그래서 두 번째 헤드는 `q[:, 1]`입니다.
 
 # %% [markdown] lang="en"
 # Splitting and merging move no numbers; they only change how we index them. Check that merging
-# gives back the very same tensor, and that the second head really is columns 16..31.
+# gives back the very same tensor, and that the second head really is columns 16..31. In this
+# notebook heads are counted from 1, as in the lesson, while code indices and column numbers count
+# from 0, as Python does: the second head is `q[:, 1]`.
 
 # %%
 print("merge(split(q_all)) == q_all:", torch.equal(mha.merge_heads(mha.split_heads(q_all)), q_all))
-print("head 1 == columns 16..31:    ", torch.equal(q[:, 1], q_all[:, :, 16:32]))
+print("head 2 == columns 16..31:    ", torch.equal(q[:, 1], q_all[:, :, 16:32]))
 
 # %% [markdown] lang="ko"
 # ## 헤드마다 자기 행렬
 #
 # 논문은 헤드 $i$마다 $D \times d_k$ 크기의 $W_Q^{(i)}$가 따로 있다고 씁니다. 코드에는 $D \times D$
-# 행렬 하나뿐입니다. 그 큰 행렬에서 헤드 2의 몫을 잘라 내 헤드 2의 쿼리만 따로 계산하고,
+# 행렬 하나뿐입니다. 그 큰 행렬에서 헤드 3(코드의 인덱스 `i = 2`)의 몫을 잘라 내 그 헤드의 쿼리만 따로 계산하고,
 # `split_heads`가 준 값과 비교합니다. `nn.Linear`는 행렬 `weight`를 (출력, 입력) 순서로 저장하므로
 # 자를 곳은 행입니다.
 
@@ -122,18 +127,18 @@ print("head 1 == columns 16..31:    ", torch.equal(q[:, 1], q_all[:, :, 16:32]))
 # ## Each head has its own matrix
 #
 # The paper gives each head $i$ its own $W_Q^{(i)}$ of size $D \times d_k$; the code has a single
-# $D \times D$ matrix. Cut head 2's share out of the big matrix, compute head 2's queries on their
-# own, and compare with what `split_heads` gave. `nn.Linear` stores its matrix `weight` as (out, in), so
+# $D \times D$ matrix. Cut head 3's share (code index `i = 2`) out of the big matrix, compute that
+# head's queries on their own, and compare with what `split_heads` gave. `nn.Linear` stores its matrix `weight` as (out, in), so
 # the share is a block of rows.
 
 # %%
-i = 2
+i = 2  # ko: 코드의 인덱스 2, 곧 헤드 3 # en: code index 2, that is head 3
 rows = slice(i * mha.d_k, (i + 1) * mha.d_k)
-W_Q_i = mha.W_Q.weight[rows].T  # ko: (D, d_k): 헤드 i의 W_Q^(i) # en: (D, d_k): head i's W_Q^(i)
+W_Q_i = mha.W_Q.weight[rows].T  # ko: (D, d_k): 헤드 3의 W_Q^(3) # en: (D, d_k): head 3's W_Q^(3)
 b_Q_i = mha.W_Q.bias[rows]
 with torch.no_grad():
     q_i = x @ W_Q_i + b_Q_i  # (B, L, d_k)
-print("W_Q^(i):", tuple(W_Q_i.shape), " largest difference:", f"{(q_i - q[:, i]).abs().max().item():.1e}")
+print(f"W_Q^({i + 1}):", tuple(W_Q_i.shape), " largest difference:", f"{(q_i - q[:, i]).abs().max().item():.1e}")
 
 # %% [markdown] lang="ko"
 # 차이는 0이거나, 계산 순서에 따라 float32의 반올림 오차($10^{-7}$ 정도)입니다. "헤드마다 자기
@@ -199,17 +204,17 @@ for n_heads in (1, 2, 4, 8):
 # ## PyTorch와 비교
 #
 # PyTorch의 `nn.MultiheadAttention`도 같은 계산을 합니다. 다만 $W_Q$, $W_K$, $W_V$를
-# `in_proj_weight`라는 $3D \times D$ 행렬 하나에 위아래로 쌓아 둡니다. 우리 가중치를 그 자리에
+# `in_proj_weight`라는 $3D \times D$ 행렬 하나에 위아래로 쌓아 둡니다. 우리 파라미터를 그 자리에
 # 복사한 뒤 같은 입력을 넣고 출력과 헤드별 가중치의 최대 차이를 봅니다.
 #
-# 마스크의 약속은 반대입니다. 우리 함수에서 `True`는 "볼 수 있다"이고, `nn.MultiheadAttention`의
+# 마스크 규칙은 반대입니다. 우리 함수에서 `True`는 "볼 수 있다"이고, `nn.MultiheadAttention`의
 # `attn_mask`에서 `True`는 "막는다"입니다. 그래서 인과 마스크를 `~`로 뒤집어 넘깁니다.
 
 # %% [markdown] lang="en"
 # ## Compare with PyTorch
 #
 # PyTorch's `nn.MultiheadAttention` does the same computation, but stacks $W_Q$, $W_K$ and $W_V$
-# into one $3D \times D$ matrix, `in_proj_weight`. Copy our weights into place, feed the same
+# into one $3D \times D$ matrix, `in_proj_weight`. Copy our parameters into place, feed the same
 # input, and look at the largest difference in the outputs and in the per-head weights.
 #
 # The mask convention is the opposite: in our function `True` means "may attend"; in
@@ -281,7 +286,7 @@ plt.show()
 #
 # ## 해 보기
 #
-# - `MultiHeadAttention(64, 6)`을 만들어 에러 메시지를 읽어 보세요. $D = 64$에서 쓸 수 있는 헤드
+# - `MultiHeadAttention(64, 6)`을 만들어 오류 메시지를 읽어 보세요. $D = 64$에서 쓸 수 있는 헤드
 #   수는 무엇인가요?
 # - 마지막 그림에서 `x_small`에 4를 곱해 보세요. 엔트로피가 어떻게 바뀌나요? 3강에서 본 소프트맥스
 #   포화와 연결해 보세요.

@@ -44,6 +44,27 @@ def tables(r: dict) -> dict:
     }
 
 
+def mean_valid_curves(r: dict) -> dict[int, list[float]]:
+    """Per head count, the validation exact match along training, averaged over the seeds."""
+    out = {}
+    for h in r["head_counts"]:
+        runs = r["by_heads"][str(h)]["runs"]
+        out[h] = [float(m) for m in np.mean([[p["exact_match"] for p in run["valid_curve"]] for run in runs], axis=0)]
+    return out
+
+
+def still_rising(r: dict) -> bool:
+    """Whether every head count's seed-mean validation curve is still going up at its last check."""
+    return all(len(curve) > 1 and curve[-1] > curve[-2] for curve in mean_valid_curves(r).values())
+
+
+def words(r: dict) -> dict:
+    """The lesson's reading of the accuracies, chosen from the curves: while every curve still
+    rises at the end, the head counts are compared on learning speed within the budget."""
+    key = "w_rising" if still_rising(r) else "w_flat"
+    return {"learning_speed": {lang: LABELS[lang][key] for lang in LABELS}}
+
+
 LABELS = {
     "ko": {
         "title": '헤드 수를 바꾸면: 같은 파라미터, 다른 분할',
@@ -65,6 +86,11 @@ LABELS = {
         "acc_title": "헤드 수별 테스트 정확도 (학습 샘플 {samples:,}개 뒤, 시드 {n}개)",
         "acc_y": "테스트 정확도",
         "still_climbing": "모든 곡선이 끝에서도 오르는 중: 용량이 아니라 학습 속도의 비교",
+        "flat_at_end": "곡선이 끝에서 평평해짐: 이 예산 안에서의 비교",
+        "w_rising": ("오른쪽 그림의 곡선은 학습이 끝날 때도 모두 오르는 중이므로, 이 숫자는 헤드 수마다 담을 수 있는 것의 "
+                     "비교가 아니라 이 예산 안에서 얼마나 빨리 배우는지의 비교입니다."),
+        "w_flat": ("오른쪽 그림에서 평평해진 곡선이 있으므로, 이 숫자는 이 예산 안에서 얻은 값일 뿐 "
+                   "더 오래 학습한 결과를 말해 주지는 않습니다."),
         "heads_axis": "헤드 수 $h$ ($d_k = 64/h$)",
         "token": "토큰 정확도", "exact": "완전 일치율", "seed": "시드별 값",
         "curve_title": "학습 중 검증 완전 일치율 (시드 평균)",
@@ -96,6 +122,11 @@ LABELS = {
         "acc_title": "Test accuracy by head count (after {samples:,} training samples, {n} seeds)",
         "acc_y": "test accuracy",
         "still_climbing": "every curve is still rising at the end: this compares learning speed, not capacity",
+        "flat_at_end": "some curves have levelled off: a comparison within this budget",
+        "w_rising": ("Every curve in the right-hand plot is still rising when training stops, so these numbers "
+                     "compare how fast each split learns within this budget, not what each could hold."),
+        "w_flat": ("Some curves in the right-hand plot have levelled off, so these numbers hold for this budget "
+                   "and say nothing about longer training."),
         "heads_axis": "heads $h$ ($d_k = 64/h$)",
         "token": "token accuracy", "exact": "exact match", "seed": "per seed",
         "curve_title": "Validation exact match during training (seed mean)",
@@ -134,15 +165,15 @@ def accuracy_figure(r: dict, t: dict, outdir):
              + t["params_note"].format(n=r["params"]["attention_module"]))
     ax1.set(title=title, xlabel=t["heads_axis"], ylabel=t["acc_y"], ylim=(None, 1.01))
     ax1.legend(fontsize=8, loc="center right")
+    curves = mean_valid_curves(r)
     for i, h in enumerate(r["head_counts"]):
-        runs = r["by_heads"][str(h)]["runs"]
-        samples = [p["samples"] for p in runs[0]["valid_curve"]]
-        mean = np.mean([[p["exact_match"] for p in run["valid_curve"]] for run in runs], axis=0)
+        samples = [p["samples"] for p in r["by_heads"][str(h)]["runs"][0]["valid_curve"]]
+        mean = curves[h]
         ax2.plot(samples, mean, "o-", ms=3, color=c[HEAD_COLORS[i % len(HEAD_COLORS)]],
                  label=t["heads_legend"].format(h=h))
     ax2.set(title=t["curve_title"], xlabel=t["samples"], ylabel=t["exact_y"], ylim=(-0.02, 1.02))
     ax2.legend(fontsize=8)
-    fig.supxlabel(t["still_climbing"], fontsize=9)
+    fig.supxlabel(t["still_climbing" if still_rising(r) else "flat_at_end"], fontsize=9)
     return plotting.save(fig, outdir, "heads_accuracy")
 
 

@@ -42,16 +42,34 @@ PATTERN_NAMES = {"plain": PATTERNS["plain"], "adjective": "Adj S O V, S Adj O V,
 
 
 def words(results: dict) -> dict:
-    """Whether rounding the weights to int8 changed the exact match the lesson quotes."""
+    """Whether rounding the parameters to int8 changed the exact match the lesson quotes, and the
+    last layer's weight from "ate" to "먹었다" written so that it never reads as a whole 1."""
+    words = {"rounding": _rounding(results)}
+    if "verb_weight" in results.get("example", {}):  # a tiny run may not write "ate"
+        words["verb_weight"] = weight_text(results["example"]["verb_weight"])
+    return words
+
+
+def _rounding(results: dict) -> dict:
     before, after = results["export"]["float_exact_match"], results["exact_match"]
     x = f"{before:.1%}"
     if before == after:
-        return {"rounding": {"ko": "반올림하기 전의 모델도 정확도가 같습니다",
-                             "en": "The model before rounding has the same accuracy"}}
+        return {"ko": "반올림하기 전의 모델도 정확도가 같습니다", "en": "The model before rounding has the same accuracy"}
     if x == f"{after:.1%}":
-        return {"rounding": {"ko": f"반올림하기 전의 모델도 {x}로, 소수점 아래 첫째 자리까지 같습니다",
-                             "en": f"The model before rounding also scores {x}, the same to one decimal place"}}
-    return {"rounding": {"ko": f"반올림하기 전의 모델은 {x}였습니다", "en": f"The model before rounding scored {x}"}}
+        return {"ko": f"반올림하기 전의 모델도 {x}로, 소수점 아래 첫째 자리까지 같습니다",
+                "en": f"The model before rounding also scores {x}, the same to one decimal place"}
+    return {"ko": f"반올림하기 전의 모델은 {x}였습니다", "en": f"The model before rounding scored {x}"}
+
+
+def weight_text(w: float, digits: int = 3) -> dict:
+    """An attention weight with ``digits`` decimals, or more where that many would round it to
+    1 or 0: the lesson's point is that attention blends, so a weight below 1 is never shown as
+    1.000 (0.99969 is written 0.9997). A weight that is exactly 1 or 0 is said to be exact."""
+    if w in (0.0, 1.0):
+        return {"ko": f"정확히 {w:g}", "en": f"exactly {w:g}"}
+    while float(f"{w:.{digits}f}") in (0.0, 1.0):
+        digits += 1
+    return {lang: f"{w:.{digits}f}" for lang in ("ko", "en")}
 
 
 # decoder rows by what they write, in the symbols of the word-order table (the same in both languages)
