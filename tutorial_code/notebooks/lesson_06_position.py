@@ -51,14 +51,16 @@ f64 = torch.float64
 # ## 패키지의 코드
 #
 # 아래 코드는 강좌 패키지의 코드와 한 글자도 다르지 않습니다. 첫 셀은 3강과 5강의 어텐션
-# (`tutorial_code/attention.py`, `tutorial_code/multihead.py`)이고, 둘째 셀이 이번 강의의
+# (`tutorial_code/attention.py`, `tutorial_code/multihead.py`, 둘이 함께 쓰는 입력 검사
+# `tutorial_code/sizes.py`)이고, 둘째 셀이 이번 강의의
 # `tutorial_code/position.py`입니다.
 
 # %% [markdown] lang="en"
 # ## The package's code
 #
 # The code below is the course package's own, word for word. The first cell is
-# the attention of lessons 3 and 5 (`tutorial_code/attention.py`, `tutorial_code/multihead.py`);
+# the attention of lessons 3 and 5 (`tutorial_code/attention.py`, `tutorial_code/multihead.py`, and
+# the input check both use, `tutorial_code/sizes.py`);
 # the second is this lesson's `tutorial_code/position.py`.
 
 # %%

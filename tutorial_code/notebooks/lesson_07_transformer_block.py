@@ -214,7 +214,8 @@ for norm_first in (False, True):
 #
 # 두 방식을 비교하려면 패키지의 모델 코드가 더 필요합니다. 파라미터 초기화 `init_parameters`와, 강의의
 # 실험이 쓴 디코더만 있는 모델 `DecoderOnlyTransformer`, 그리고 그 모델이 부르는 부품들입니다. 아래
-# 셀이 그것을 가져옵니다. 마지막 함수 `layer_grad_norms`(`tutorial_code/params.py`)는 강의의 실험이
+# 셀이 그것을 가져옵니다(`tutorial_code/models.py`와, 모델이 부르는 `tutorial_code/layers.py`,
+# `tutorial_code/masks.py`, `tutorial_code/position.py`). 마지막 함수 `layer_grad_norms`(`tutorial_code/params.py`)는 강의의 실험이
 # 층별 기울기 노름을 재는 함수입니다.
 
 # %% [markdown] lang="en"
@@ -222,7 +223,8 @@ for norm_first in (False, True):
 #
 # Comparing the two placements takes more of the package's model code: the parameter initialisation
 # `init_parameters`, the decoder-only model `DecoderOnlyTransformer` that the lesson's experiment
-# uses, and the parts it calls. The next cell brings them in; its last function,
+# uses, and the parts it calls. The next cell brings them in (`tutorial_code/models.py` and the
+# `tutorial_code/layers.py`, `tutorial_code/masks.py` and `tutorial_code/position.py` it calls); its last function,
 # `layer_grad_norms` (`tutorial_code/params.py`), is how the lesson's experiment measures the
 # per-layer gradient norms.
 

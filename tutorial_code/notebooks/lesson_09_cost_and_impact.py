@@ -349,8 +349,8 @@ for L in (doc_tokens, 2 * doc_tokens):
 #   평균에서 첫 칸의 몫은 $1/L$뿐이므로, 잘 맞히려면 어텐션으로 첫 칸의 정보를 모든 위치로 옮겨 와야
 #   합니다.
 #
-# 인코더 블록은 위에서 가져온 `MultiHeadAttention`, `PositionwiseFeedForward`, `SublayerConnection`을
-# 쓰므로, 이 절만 따로 실행하지 말고 위의 셀을 먼저 모두 실행하세요.
+# 인코더 블록(`tutorial_code/layers.py`의 `EncoderLayer`, 셀에 함께 들어 있습니다)은 위에서 가져온
+# `MultiHeadAttention`, `PositionwiseFeedForward`, `SublayerConnection`을 쓰므로, 이 절만 따로 실행하지 말고 위의 셀을 먼저 모두 실행하세요.
 
 # %% [markdown] lang="en"
 # ## Remembering the first cell: LSTM vs Transformer
@@ -369,8 +369,8 @@ for L in (doc_tokens, 2 * doc_tokens):
 #   model has to carry the first cell's information to every position, which is what attention
 #   can do directly.
 #
-# The encoder block uses `MultiHeadAttention`, `PositionwiseFeedForward` and `SublayerConnection`
-# from the cells above, so run all the cells above first rather than this section alone.
+# The encoder block (`EncoderLayer` from `tutorial_code/layers.py`, in the same cell) uses
+# `MultiHeadAttention`, `PositionwiseFeedForward` and `SublayerConnection` from the cells above, so run all the cells above first rather than this section alone.
 
 # %%
 # [[code:tasks.first_cell.make_data]]
