@@ -9,9 +9,10 @@ async () => {
     { left: "\\(", right: "\\)", display: false },
     { left: "\\[", right: "\\]", display: true },
   ]
-  // trust: the blanks' boxes use \htmlClass; strict off: the blanks' circled numbers are text
+  // trust: the blanks use \htmlClass; strict off: their circled numbers are text; output "html":
+  // no hidden MathML copy, whose TeX source would print as text
   document.querySelectorAll(".arithmatex").forEach((el) =>
-    renderMathInElement(el, { delimiters: tex, throwOnError: false, trust: true, strict: "ignore" }))
+    renderMathInElement(el, { delimiters: tex, throwOnError: false, trust: true, strict: "ignore", output: "html" }))
   await document.fonts.ready
   await Promise.all([...document.images].map((img) => img.decode().catch(() => null)))
   const root = document.documentElement
