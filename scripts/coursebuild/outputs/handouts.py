@@ -210,7 +210,7 @@ def _uri(path: Path) -> str:
 
 def page(c: Content, answers: bool = False) -> str:
     """The handout of ``c`` as one HTML page for Chromium to print."""
-    lang, t = c.lang, lambda key, **kw: htmllib.escape(ui.text(c.lang, key, **kw))
+    lang, e = c.lang, htmllib.escape
     title = ui.text(lang, "lesson.titled", n=c.number, title=c.title)
     kind = ui.text(lang, "handout.kind_answers") if answers else ui.text(lang, "handout.kind")
     sheet = "sheet flow" if answers else "sheet fixed"
@@ -218,11 +218,11 @@ def page(c: Content, answers: bool = False) -> str:
     figure = base64.b64encode(c.figure).decode("ascii")
     qs = []
     for n, q in enumerate(c.questions, 1):
-        hint = (f'<div class="hint"><strong>{t("questions.hint")}:</strong> {q.hint}</div>' if q.hint else "")
-        tail = (f'<div class="answer"><h4>{t("questions.answer")}</h4>{q.answer}</div>' if answers
+        hint = (f'<div class="hint"><strong>{e(ui.text(lang, "questions.hint"))}:</strong> {q.hint}</div>' if q.hint else "")
+        tail = (f'<div class="answer"><h4>{e(ui.text(lang, "questions.answer"))}</h4>{q.answer}</div>' if answers
                 else '<div class="box"></div>')
-        qs.append(f'<section class="q"><h3>{t("handout.question", n=n)}</h3>{q.html}{hint}{tail}</section>')
-    note = t("handout.worked_note_answers") if answers else t("handout.worked_note", n=len(c.blanks))
+        qs.append(f'<section class="q"><h3>{e(ui.text(lang, "handout.question", n=n))}</h3>{q.html}{hint}{tail}</section>')
+    note = e(ui.text(lang, "handout.worked_note_answers")) if answers else e(ui.text(lang, "handout.worked_note", n=len(c.blanks)))
     return f"""<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>{htmllib.escape(title)} — {htmllib.escape(kind)}</title>
 <link rel="stylesheet" href="{_uri(VENDOR / 'katex' / 'katex.min.css')}">
@@ -233,15 +233,15 @@ def page(c: Content, answers: bool = False) -> str:
 </head><body>
 <section class="{sheet}">
 <header class="top"><h1>{htmllib.escape(title)}</h1><span class="kind">{htmllib.escape(kind)}</span></header>
-<div class="who"><span>{t("handout.name")}:</span><span class="date">{t("handout.date")}:</span></div>
+<div class="who"><span>{e(ui.text(lang, "handout.name"))}:</span><span class="date">{e(ui.text(lang, "handout.date"))}:</span></div>
 <figure><img src="data:image/png;base64,{figure}" alt="{htmllib.escape(c.caption)}"><figcaption>{htmllib.escape(c.caption)}</figcaption></figure>
-<h2>{t("handout.worked")}</h2>
+<h2>{e(ui.text(lang, "handout.worked"))}</h2>
 <p class="note">{note}</p>
 {c.worked}
 <footer>{foot}</footer>
 </section>
 <section class="{sheet}">
-<h2>{t("handout.questions")}</h2>
+<h2>{e(ui.text(lang, "handout.questions"))}</h2>
 <div class="questions">{''.join(qs)}</div>
 <footer>{foot}</footer>
 </section>
