@@ -232,3 +232,28 @@ def test_without_chromium_the_handouts_stop_and_say_how_to_install_it(monkeypatc
     with pytest.raises(handout_print.ChromiumMissing) as caught:
         handouts.make([handouts.Job(tmp_path / "x.pdf", "<html></html>", False)], tmp_path / "cache")
     assert "apt-get install -y chromium" in str(caught.value) and "scripts/setup.sh" in str(caught.value)
+
+
+def test_the_korean_sources_particles_agree():
+    """The particles after numbers and formulas in the Korean handout sources, by the rule the
+    pages follow (tests/pages/test_korean_particles.py)."""
+    from test_korean_particles import source_problems
+
+    problems = []
+    for path in sorted(SOURCES.glob("lesson-*.yml")):
+        ko = yaml.safe_load(path.read_text(encoding="utf-8"))["ko"]
+        problems += source_problems(f"docs/handouts/{path.name}", ko["caption"] + "\n\n" + ko["text"])
+    assert not problems, "\n".join(problems)
+
+
+def test_the_sources_use_the_glossary_s_words():
+    """One word per concept on paper too: no word the glossary refuses, in either language."""
+    from coursebuild.content import glossary
+
+    terms, problems = glossary.load(), []
+    for path in sorted(SOURCES.glob("lesson-*.yml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        ko, en = (data[lang]["caption"] + "\n" + data[lang]["text"] for lang in ("ko", "en"))
+        problems += [f"{path.name}: «{w}» → {r}" for w, r in glossary.find_mistranslations(ko, terms)]
+        problems += [f"{path.name}: «{w}» → {r}" for w, r in glossary.find_wrong_english(en, terms)]
+    assert not problems, "\n".join(problems)

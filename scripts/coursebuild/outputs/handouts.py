@@ -204,8 +204,13 @@ def content(lesson, lang: str, results: dict, figure_path, answers: bool = False
 
 # ---------------------------------------------------------------- the page
 
+# where the page finds the vendored KaTeX and font: this token in the page (so that the cache
+# key does not depend on where the repository sits), the folder's file URL when it is printed
+VENDOR_TOKEN = "course-vendor:/"
+
+
 def _uri(path: Path) -> str:
-    return path.resolve().as_uri()
+    return VENDOR_TOKEN + path.relative_to(VENDOR).as_posix()
 
 
 def page(c: Content, answers: bool = False) -> str:
@@ -292,7 +297,7 @@ def make(jobs: list[Job], cache: Path) -> list[bool]:
         pdf = cache / f"{job.key}.pdf"
         if not pdf.is_file() and job.key not in pending:
             page_file = cache / "pages" / f"{job.key}.html"
-            atomic.write_text(page_file, job.html)
+            atomic.write_text(page_file, job.html.replace(VENDOR_TOKEN, VENDOR.resolve().as_uri() + "/"))
             pending[job.key] = (page_file, pdf, not job.answers)
     handout_print.print_pages(list(pending.values()))
     for page_file, _, _ in pending.values():
