@@ -14,8 +14,9 @@ A student handout is two A4 pages:
 
 The page is HTML (this module), set with the vendored KaTeX and Noto Sans KR
 (``handout/handout.css``) and printed by Chromium (:mod:`coursebuild.outputs.handout_print`),
-which embeds the fonts; ``handout/fit.js`` lowers the type size in small steps until both pages
-hold their content. The answered version (``answers=True``, for the instructor pack) shows each
+which embeds the fonts; ``handout/fit.js`` gives the figure the greatest height page 1 leaves
+room for and, where even the smallest figure does not fit, lowers the type size in small steps
+until both pages hold their content and every box keeps its least height. The answered version (``answers=True``, for the instructor pack) shows each
 blank's value in its box and each question's worked answer instead of the box; it may run
 longer than two pages.
 
