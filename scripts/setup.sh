@@ -25,7 +25,11 @@ fi
 # the browser tests also need the Nanum fonts
 debs="chromium"
 [ "${1:-}" = "--test" ] && debs="chromium fonts-nanum"
-if ! command -v chromium >/dev/null || { [ "${1:-}" = "--test" ] && ! fc-list 2>/dev/null | grep -qi nanum; }; then
+# (the build takes another Chromium or Chrome it finds, such as the one on GitHub's runners;
+# the browser tests take Debian's)
+has_browser() { for b in chromium chromium-browser google-chrome google-chrome-stable; do command -v "$b" >/dev/null && return 0; done; return 1; }
+if { [ "${1:-}" = "--test" ] && ! { command -v chromium >/dev/null && fc-list 2>/dev/null | grep -qi nanum; }; } ||
+   { [ "${1:-}" != "--test" ] && ! has_browser; }; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "installing Debian packages $debs (the handouts; with --test, the browser tests)"

@@ -22,7 +22,7 @@ from pypdf import PdfReader
 
 from coursebuild.content import questions, ui
 from coursebuild.course import LESSONS
-from coursebuild.outputs import handout_print, handouts
+from coursebuild.outputs import editions, handout_print, handouts
 from coursebuild.pages import kinds
 from coursebuild.pipeline import site as pipeline_site
 
@@ -156,7 +156,7 @@ def test_a_blank_answer_on_the_sheet_is_caught():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_instructor_pack_fills_every_blank(built_site, results, lang):
-    pack = built_site.parent / f"{built_site.name}-instructor" / "handouts" / lang
+    pack = editions.pack_dir(built_site) / "handouts" / lang
     problems = []
     for lesson in LESSONS:
         path = pack / handouts.file_name(lesson)

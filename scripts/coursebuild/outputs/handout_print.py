@@ -6,7 +6,7 @@ KaTeX, fitted to its sheets (``handout/fit.js``: the type shrinks in small steps
 sheet holds its content and every answer box keeps its least height) and printed with
 Chromium's ``page.pdf``, which embeds the fonts it used (subsets).
 
-Chromium is found at ``CHROMIUM_PATH`` or ``/usr/bin/chromium`` and driven by Playwright (the
+Chromium is ``CHROMIUM_PATH``, else the first of :data:`NAMES` on the path, driven by Playwright (the
 Python package, pinned in ``requirements.txt``; never ``playwright install``): without it the
 build stops with :class:`ChromiumMissing`, which says how to install it.
 """
@@ -35,17 +35,25 @@ class HandoutDoesNotFit(ValueError):
     """A handout's content is longer than its sheets, even in the smallest type."""
 
 
+# where a Chromium (or Chrome) is looked for when CHROMIUM_PATH is not set: Debian's package
+# first, then the names other systems give it (GitHub's Ubuntu runners ship Google Chrome)
+NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
 def chromium() -> Path:
     """The Chromium binary, or :class:`ChromiumMissing` with how to install it."""
-    path = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
-    if not path.is_file():
+    import shutil
+
+    named = os.environ.get("CHROMIUM_PATH")
+    found = [Path(named)] if named else [Path(p) for p in map(shutil.which, NAMES) if p]
+    if not found or not found[0].is_file():
         raise ChromiumMissing(
-            f"Chromium not found at {path}: the handouts are printed with it. Install it with "
-            "`bash scripts/setup.sh` (it runs `apt-get install -y chromium`), or "
-            "`sudo apt-get install -y chromium` on Debian/Ubuntu; set CHROMIUM_PATH for another "
-            "build of Chromium, or turn the handouts off (`handouts: false` under the course "
-            "plugin in mkdocs.yml)")
-    return path
+            f"Chromium not found ({'CHROMIUM_PATH=' + named if named else 'none of ' + ', '.join(NAMES) + ' on PATH'}): "
+            "the handouts are printed with it. Install it with `bash scripts/setup.sh` (it runs "
+            "`apt-get install -y chromium`), or `sudo apt-get install -y chromium` on Debian; set "
+            "CHROMIUM_PATH for another build of Chromium, or turn the handouts off (`handouts: false` "
+            "under the course plugin in mkdocs.yml)")
+    return found[0]
 
 
 def version_stamp() -> str:
