@@ -113,7 +113,8 @@ def fill_blanks(text: str, ctx, answers: bool) -> tuple[str, list[Blank]]:
         in_math = any(a <= m.start() < z for a, z in spans)
         label = _label(b.n)
         if in_math:
-            inner = rf"\;\text{{{value}}}" if answers else rf"\hspace{{{max(2.6, 0.6 * len(value)):.1f}em}}"
+            tex = re.sub(r"([%#&_$])", r"\\\1", value)  # a value's % is TeX's comment sign
+            inner = rf"\;\text{{{tex}}}" if answers else rf"\hspace{{{max(2.6, 0.6 * len(value)):.1f}em}}"
             colour = r"\color{#a3122d}" if answers else ""
             strut = r"\rule[-0.35em]{0pt}{1.3em}"  # the box as tall as a line of text
             piece = rf"{{{colour}\boxed{{{strut}\htmlClass{{n}}{{\text{{{label}}}}}{inner}}}}}"
@@ -125,14 +126,6 @@ def fill_blanks(text: str, ctx, answers: bool) -> tuple[str, list[Blank]]:
         pos = m.end()
     out.append(text[pos:])
     return "".join(out), blanks
-
-
-def blank_answers(lesson, lang: str, results: dict) -> list[Blank]:
-    """The blanks of ``lesson``'s handout in ``lang`` with their values (what the instructor's
-    version fills in)."""
-    ctx = kinds.context(lang, page=source_path(lesson).relative_to(REPO_ROOT).as_posix(),
-                        src_uri=f"lessons/{lesson.slug}.md", results=results)
-    return fill_blanks(source(lesson)[lang]["text"], ctx, answers=True)[1]
 
 
 # ---------------------------------------------------------------- what goes on a handout
