@@ -4,7 +4,7 @@ Every student handout of the built site is opened with pypdf: A4, at most two pa
 them holding only an answer box; the lesson's title, the worked example and every check
 question; at least three numbered blanks (①, ②, …) and none of their values anywhere on the
 sheet; no Markdown or TeX markup and no sentence about what paper has not (widgets, clicks,
-sliders); every font embedded, the Korean text in Noto Sans KR. The blanks' values are what
+sliders); every font embedded, the Korean text in NanumGothic. The blanks' values are what
 ``[[value:…]]`` prints for the blank markers of the sources (``docs/handouts/``), read here
 with a regular expression of this file; the instructor pack's versions hold them. The first
 page of every handout is drawn to PNG (pypdfium2) into ``.build/handout-previews/`` for a
@@ -116,7 +116,7 @@ def test_every_lesson_has_a_student_handout_fit_for_paper(built_site, results, l
         used = fonts(reader)
         if not used or not all(used.values()):
             problems.append(f"{name}: fonts not embedded: {[f for f, e in used.items() if not e]}")
-        if lang == "ko" and not any("NotoSansKR" in f for f in used):
+        if lang == "ko" and not any("NanumGothic" in f for f in used):
             problems.append(f"{name}: no Korean font: {sorted(used)}")
         text = pdf_text(reader)
         flat = squash(text)

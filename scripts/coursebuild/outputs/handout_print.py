@@ -1,7 +1,7 @@
 """Printing handout pages to A4 PDFs with Debian's Chromium, one browser for all of them.
 
 :mod:`coursebuild.outputs.handouts` writes each handout as one HTML page (its own stylesheet,
-the vendored KaTeX and Noto Sans KR); here each page is opened from disk, its mathematics set by
+the vendored KaTeX and NanumGothic); here each page is opened from disk, its mathematics set by
 KaTeX, fitted to its sheets (``handout/fit.js``: the type shrinks in small steps until every
 sheet holds its content and every answer box keeps its least height) and printed with
 Chromium's ``page.pdf``, which embeds the fonts it used (subsets).

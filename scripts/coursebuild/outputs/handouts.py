@@ -12,8 +12,8 @@ A student handout is two A4 pages:
 2. the lesson's **check questions** (``docs/questions/lesson-NN.yml``) with their hints, each
    with a ruled box; the boxes share the page.
 
-The page is HTML (this module), set with the vendored KaTeX and Noto Sans KR
-(``handout/handout.css``) and printed by Chromium (:mod:`coursebuild.outputs.handout_print`),
+The page is HTML (this module), set with the vendored KaTeX and NanumGothic (:func:`font_dir`;
+``handout/handout.css``) and printed by Chromium (:mod:`coursebuild.outputs.handout_print`),
 which embeds the fonts; ``handout/fit.js`` gives the figure the greatest height page 1 leaves
 room for and, where even the smallest figure does not fit, lowers the type size in small steps
 until both pages hold their content and every box keeps its least height. The answered version (``answers=True``, for the instructor pack) shows each
@@ -22,7 +22,7 @@ longer than two pages.
 
 Every PDF is cached in ``.build/handouts/cache/`` under a hash of its page (texts after the
 markers, the figure's bytes), the stylesheet and script, this module and the printer, the
-vendored KaTeX and font files and the Chromium binary: a build with nothing changed copies
+vendored KaTeX, the text font's files and the Chromium binary: a build with nothing changed copies
 files and starts no browser; one that changed something starts one browser for all the PDFs
 it has to make.
 """
@@ -198,9 +198,59 @@ def content(lesson, lang: str, results: dict, figure_path, answers: bool = False
 
 # ---------------------------------------------------------------- the page
 
-# where the page finds the vendored KaTeX and font: this token in the page (so that the cache
-# key does not depend on where the repository sits), the folder's file URL when it is printed
+# where the page finds the vendored KaTeX and the text font: these tokens in the page (so that
+# the cache key does not depend on where the repository or the virtual environment sits), the
+# folders' file URLs when it is printed
 VENDOR_TOKEN = "course-vendor:/"
+FONT_TOKEN = "course-font:/"
+FONT_FILES = {400: "NanumGothic.ttf", 700: "NanumGothicBold.ttf"}
+
+
+@lru_cache(maxsize=1)
+def font_dir() -> Path:
+    """The text font's folder: NanumGothic, shipped in the ``koreanize-matplotlib`` wheel (the
+    figures' Korean font), found without importing the package (importing it changes
+    matplotlib's settings). One font file per weight, so a Korean word is one run of one font in
+    the PDF and its text reads back whole (the site's Noto Sans KR comes in 100 pieces)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("koreanize_matplotlib")
+    folder = Path(spec.origin).parent / "fonts" if spec and spec.origin else None
+    missing = [name for name in FONT_FILES.values() if folder is None or not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"handouts: font file(s) {', '.join(missing)} of koreanize-matplotlib not found; "
+                                "reinstall it (requirements.txt)")
+    return folder
+
+
+def clean_fonts(folder: Path) -> Path:
+    """The text font's files in ``folder``, without the empty VTT source tables (``TSI0``…``TSI5``)
+    that Chromium's font check (OTS) refuses in the wheel's copy ("TSI3: zero-length table") and
+    without the control characters its space glyph is also mapped from: the outlines, metrics
+    and hinting are kept as they are. Written once per version of the font files."""
+    from fontTools.ttLib import TTFont
+
+    folder = Path(folder)
+    for name in FONT_FILES.values():
+        target = folder / name
+        if target.is_file():
+            continue
+        font = TTFont(font_dir() / name)
+        for tag in [t for t in font.keys() if t.startswith("TSI")]:
+            del font[tag]
+        for table in font["cmap"].tables:  # the space's glyph also serves U+0000-U+001F, and the
+            for code in [c for c in table.cmap if c < 0x20]:  # PDF would read every space as U+0001
+                del table.cmap[code]
+        buf = io.BytesIO()
+        font.save(buf)
+        atomic.write_bytes(target, buf.getvalue())
+    return folder
+
+
+def _font_faces() -> str:
+    return "".join(f'@font-face {{ font-family: "Handout Gothic"; font-weight: {weight}; '
+                   f'src: url("{FONT_TOKEN}{name}") format("truetype"); }}\n'
+                   for weight, name in FONT_FILES.items())
 
 
 def _uri(path: Path) -> str:
@@ -225,8 +275,7 @@ def page(c: Content, answers: bool = False) -> str:
     return f"""<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>{htmllib.escape(title)} — {htmllib.escape(kind)}</title>
 <link rel="stylesheet" href="{_uri(VENDOR / 'katex' / 'katex.min.css')}">
-<link rel="stylesheet" href="{_uri(VENDOR / 'noto-sans-kr' / 'noto-sans-kr.css')}">
-<style>{(TEMPLATE_DIR / 'handout.css').read_text(encoding='utf-8')}</style>
+<style>{_font_faces()}{(TEMPLATE_DIR / 'handout.css').read_text(encoding='utf-8')}</style>
 <script src="{_uri(VENDOR / 'katex' / 'katex.min.js')}"></script>
 <script src="{_uri(VENDOR / 'katex' / 'auto-render.min.js')}"></script>
 </head><body>
@@ -258,10 +307,10 @@ def _files_hash(paths) -> str:
 @lru_cache(maxsize=1)
 def _tool_hash() -> str:
     """What prints every handout alike: the template, this module and the printer, the vendored
-    KaTeX (with its fonts) and Noto Sans KR files."""
+    KaTeX (with its fonts) and the text font's files."""
     here = Path(__file__).resolve().parent
     files = [here / "handouts.py", here / "handout_print.py", *sorted(TEMPLATE_DIR.iterdir()),
-             *sorted((VENDOR / "katex").rglob("*.*")), *sorted((VENDOR / "noto-sans-kr").rglob("*.*"))]
+             *sorted((VENDOR / "katex").rglob("*.*")), *(font_dir() / name for name in FONT_FILES.values())]
     return _files_hash([p for p in files if p.is_file()])
 
 
@@ -286,13 +335,17 @@ def make(jobs: list[Job], cache: Path) -> list[bool]:
     handout_print.chromium()  # a build without Chromium stops here, saying how to install it
     cache = Path(cache)
     pending: dict[str, tuple[Path, Path, bool]] = {}
+    fonts = cache / "fonts" / _files_hash([font_dir() / name for name in FONT_FILES.values()])[:12]
     for job in jobs:
         job.key = cache_key(job.html)
         pdf = cache / f"{job.key}.pdf"
         if not pdf.is_file() and job.key not in pending:
             page_file = cache / "pages" / f"{job.key}.html"
-            atomic.write_text(page_file, job.html.replace(VENDOR_TOKEN, VENDOR.resolve().as_uri() + "/"))
+            atomic.write_text(page_file, job.html.replace(VENDOR_TOKEN, VENDOR.resolve().as_uri() + "/")
+                              .replace(FONT_TOKEN, fonts.resolve().as_uri() + "/"))
             pending[job.key] = (page_file, pdf, not job.answers)
+    if pending:
+        clean_fonts(fonts)
     handout_print.print_pages(list(pending.values()))
     for page_file, _, _ in pending.values():
         page_file.unlink()
