@@ -130,13 +130,19 @@ def fill_blanks(text: str, ctx, answers: bool) -> tuple[str, list[Blank]]:
 
 # ---------------------------------------------------------------- what goes on a handout
 
-def to_html(markdown_text: str) -> str:
-    """Markdown as the site writes it (tables, attribute lists, formulas kept for KaTeX)."""
+@lru_cache(maxsize=1)
+def _markdown():
     import markdown
 
-    return markdown.markdown(markdown_text, extensions=[
+    return markdown.Markdown(extensions=[
         "tables", "attr_list", "md_in_html", "admonition", "pymdownx.arithmatex", "pymdownx.superfences"],
         extension_configs={"pymdownx.arithmatex": {"generic": True}})
+
+
+def to_html(markdown_text: str) -> str:
+    """Markdown as the site writes it (tables, attribute lists, formulas kept for KaTeX); one
+    converter for all (making one costs more than converting a question)."""
+    return _markdown().reset().convert(markdown_text)
 
 
 @dataclass
