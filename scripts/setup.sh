@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the course needs into ./.venv (Python 3.10+ with venv).
-#   bash scripts/setup.sh          Python packages, exactly as pinned in requirements.txt
-#   bash scripts/setup.sh --test   also Debian's chromium and the Nanum fonts for browser tests,
+#   bash scripts/setup.sh          Python packages, exactly as pinned in requirements.txt, and
+#                                  Debian's chromium, which prints the handouts
+#   bash scripts/setup.sh --test   also the Nanum fonts for browser tests,
 #                                  and TypeScript from npm (package-lock.json) for the type check;
 #                                  Node.js (with npm) must be there: it also runs the JavaScript maths tests
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
   "" | --test) ;;
-  -h | --help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "setup.sh: unknown option '$1'; use no option, or --test to add what the tests need" >&2; exit 2 ;;
 esac
 
@@ -20,12 +21,21 @@ if [ "${1:-}" = "--test" ] && ! { command -v node >/dev/null && command -v npm >
   exit 1
 fi
 
-if [ "${1:-}" = "--test" ] && ! { command -v chromium >/dev/null && fc-list 2>/dev/null | grep -qi nanum; }; then
+# Debian's chromium: the build prints the handouts with it (coursebuild/outputs/handout_print.py);
+# the browser tests also need the Nanum fonts
+debs="chromium"
+[ "${1:-}" = "--test" ] && debs="chromium fonts-nanum"
+# (the build takes another Chromium or Chrome it finds, such as the one on GitHub's runners;
+# the browser tests take Debian's)
+has_browser() { for b in chromium chromium-browser google-chrome google-chrome-stable; do command -v "$b" >/dev/null && return 0; done; return 1; }
+if { [ "${1:-}" = "--test" ] && ! { command -v chromium >/dev/null && fc-list 2>/dev/null | grep -qi nanum; }; } ||
+   { [ "${1:-}" != "--test" ] && ! has_browser; }; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing Debian packages chromium and fonts-nanum (browser tests)"
+  echo "installing Debian packages $debs (the handouts; with --test, the browser tests)"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-nanum >/dev/null
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $debs >/dev/null
 fi
 
 # the JavaScript type check (tests/pages/test_javascript_types.py): TypeScript exactly as

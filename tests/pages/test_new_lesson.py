@@ -35,6 +35,7 @@ README_FILES = [
     f"docs/questions/lesson-{N:02d}.yml", "docs/questions/self-check.yml",
     f"tutorial_code/notebooks/lesson_{N:02d}_{SLUG.replace('-', '_')}.py",
     "docs/ko/teaching/instructor-guide.md", "docs/en/teaching/instructor-guide.md",
+    f"docs/handouts/lesson-{N:02d}.yml",
 ]
 SECTIONS = {"ko": ("왜 필요한가", "손으로 풀어 보기", "이 강의의 한계"),
             "en": ("Motivation", "Worked example", "Where it breaks")}
@@ -47,7 +48,7 @@ def test_readme_names_the_files_a_lesson_needs():
     part = part[:part.index("\n\n")]
     for path in ["scripts/coursebuild/course.py", "docs/ko/lessons/<slug>.md", "docs/en/lessons/<slug>.md",
                  "docs/questions/lesson-NN.yml", "docs/questions/self-check.yml",
-                 "tutorial_code/notebooks/lesson_NN_<slug>.py", "instructor-guide.md"]:
+                 "tutorial_code/notebooks/lesson_NN_<slug>.py", "instructor-guide.md", "docs/handouts/lesson-NN.yml"]:
         assert path in part, f"README's 'A lesson' does not name {path}"
 
 
@@ -87,6 +88,19 @@ questions:
     answer:
       ko: 합이 1이므로 1입니다.
       en: The weights sum to 1, so it is 1.
+''', encoding="utf-8")
+    blanks = " ".join(f"$L = [[value:cost.n2.at.{n}.L|,]]$: $L^2 = [[blank:cost.n2.at.{n}.entries|,]]$."
+                      for n in (4096, 8192, 16384))
+    (root / README_FILES[-1]).write_text(f'''figure:
+  name: cost.attention_cost
+ko:
+  caption: 길이에 따른 시간과 메모리
+  text: |
+    {blanks}
+en:
+  caption: Time and memory by length
+  text: |
+    {blanks}
 ''', encoding="utf-8")
     sc = root / "docs/questions/self-check.yml"
     sc.write_text(sc.read_text(encoding="utf-8").rstrip("\n") + f'''

@@ -1,246 +1,155 @@
-"""Printable handouts: one A4 PDF per lesson and language, made at build time from the lesson.
+"""Printable handouts: one A4 PDF per lesson and language, typeset like the lesson, for paper.
 
-A handout holds, in the page's language:
+A student handout is two A4 pages:
 
-1. the lesson's key figures: the figures of its worked example (``## … { #worked-example }``),
-   or the lesson's first figure where that section has none, as the build drew them;
-2. the worked example to fill in: that section's prose and formulas with the build's numbers.
-   In the student version the result of each displayed formula (what follows its last ``=`` or
-   ``≈``) is a blank to fill in; tables, code, widgets and folded boxes stay on the page;
-3. the lesson's check questions (``docs/questions/lesson-NN.yml``) with their hints and a ruled
-   box to write in, or, in the answered version (``answers=True``), the worked answers.
+1. the lesson's title, a line for the name and the date, the **key figure** (a lesson figure as
+   the build drew it, cut to the part that shows no blank's answer) and the **worked example to
+   fill in**, written for paper in ``docs/handouts/lesson-NN.yml`` (both languages; markers as on
+   the pages, and ``[[blank:experiment.key|format]]`` for a blank: a numbered box ①, ②, …, whose
+   value is the result the marker ``[[value:experiment.key|format]]`` would print). A handout
+   has at least three blanks (:func:`content` refuses fewer), and its source says nothing of
+   widgets, clicks or anything else not on paper;
+2. the lesson's **check questions** (``docs/questions/lesson-NN.yml``) with their hints, each
+   with a ruled box; the boxes share the page.
 
-The text is set in NanumGothic (regular and bold, shipped in the ``koreanize-matplotlib`` wheel)
-with matplotlib's DejaVu Sans as the fallback for mathematical signs, both embedded (subsets) by
-fpdf2, so no system font is needed. LaTeX in the questions and the lesson is turned into plain
-text with sub- and superscripts (:func:`math_to_html`): a handout is for writing on, not for
-typesetting.
+The page is HTML (this module), set with the vendored KaTeX and NanumGothic (:func:`font_dir`;
+``handout/handout.css``) and printed by Chromium (:mod:`coursebuild.outputs.handout_print`),
+which embeds the fonts; ``handout/fit.js`` gives the figure the greatest height page 1 leaves
+room for and, where even the smallest figure does not fit, lowers the type size in small steps
+until both pages hold their content and every box keeps its least height. The answered version (``answers=True``, for the instructor pack) shows each
+blank's value in its box and each question's worked answer instead of the box; it may run
+longer than two pages.
 
-:func:`handout_pdf` writes one handout (the instructor pack calls it with ``answers=True``);
-:func:`build` writes every lesson's student handout into a cache keyed on everything that goes
-into it (the texts after the markers are filled in, the figures' bytes, this module's source,
-the fonts and fpdf2's version), so a build with nothing changed only copies files.
+Every PDF is cached in ``.build/handouts/cache/`` under a hash of its page (texts after the
+markers, the figure's bytes), the stylesheet and script, this module and the printer, the
+vendored KaTeX, the text font's files and the Chromium binary: a build with nothing changed copies
+files and starts no browser; one that changed something starts one browser for all the PDFs
+it has to make.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
-import json
+import html as htmllib
+import io
 import re
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
+import yaml
 from mkdocs.utils import get_relative_url
 
-from ..course import LESSONS
 from .. import atomic
 from ..content import questions, ui
+from ..course import LESSONS
 from ..pages import kinds
 from ..paths import DOCS, REPO_ROOT
 from ..state import build_state
-from ..text import markdown as scanner
-from . import editions
+from . import handout_print
 
 ASSET_DIR = "assets/handouts"  # in the site: assets/handouts/<lang>/<lesson-NN-slug>.pdf
-MAX_FIGURES = 2
-BLANK = "________"
+SOURCES = DOCS / "handouts"    # docs/handouts/lesson-NN.yml: each handout's worked example
+TEMPLATE_DIR = Path(__file__).resolve().parent / "handout"
+VENDOR = DOCS / "assets" / "vendor"
+MIN_BLANKS = 3
+NUMBERS = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫"  # a blank's label; the tests count them in the PDF's text
+BLANK = re.compile(r"\[\[blank:([\w.-]+)(?:\|([^\]|]*))?\]\]")
+_MATH = re.compile(r"\$\$.+?\$\$|(?<!\\)\$[^$\n]+?\$", re.S)
 
 
-def _font_files() -> dict[str, Path]:
-    import importlib.util
+# ---------------------------------------------------------------- sources and blanks
 
-    # the packages' font folders, found without importing them (koreanize_matplotlib changes
-    # matplotlib's settings when imported)
-    spec = {name: importlib.util.find_spec(name) for name in ("koreanize_matplotlib", "matplotlib")}
-    missing = [name for name, found in spec.items() if found is None]
-    if missing:
-        raise FileNotFoundError(f"handouts: package(s) {', '.join(missing)} not installed (requirements.txt)")
-    nanum = Path(spec["koreanize_matplotlib"].origin).parent / "fonts"
-    dejavu = Path(spec["matplotlib"].origin).parent / "mpl-data" / "fonts" / "ttf"
-    files = {"nanum": nanum / "NanumGothic.ttf", "nanum-b": nanum / "NanumGothicBold.ttf",
-             "dejavu": dejavu / "DejaVuSans.ttf", "dejavu-b": dejavu / "DejaVuSans-Bold.ttf"}
-    missing = [str(p) for p in files.values() if not p.is_file()]
-    if missing:
-        raise FileNotFoundError(f"handouts: font file(s) missing: {', '.join(missing)}; "
-                                "reinstall koreanize-matplotlib and matplotlib (requirements.txt)")
-    return files
+def source_path(lesson) -> Path:
+    return SOURCES / f"lesson-{lesson.number:02d}.yml"
 
 
-# ---------------------------------------------------------------- LaTeX -> text
-
-_SYMBOLS = {
-    "cdot": "·", "times": "×", "approx": "≈", "infty": "∞", "sum": "∑", "le": "≤", "leq": "≤",
-    "ge": "≥", "geq": "≥", "neq": "≠", "ne": "≠", "to": "→", "rightarrow": "→", "in": "∈",
-    "ldots": "…", "dots": "…", "cdots": "⋯", "quad": "  ", "qquad": "   ", "pm": "±", "mid": "|",
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
-    "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π", "sigma": "σ", "phi": "φ", "omega": "ω",
-    "Delta": "Δ", "Sigma": "Σ", "prod": "∏", "odot": "⊙", "otimes": "⊗", "propto": "∝",
-    "equiv": "≡", "sim": "∼", "top": "ᵀ", "prime": "′", "ell": "ℓ", "lvert": "|", "rvert": "|",
-    "lceil": "⌈", "rceil": "⌉", "lfloor": "⌊", "rfloor": "⌋", "langle": "⟨", "rangle": "⟩",
-    "{": "{", "}": "}", "%": "%", "&": "&", "_": "_", "#": "#", "|": "‖",
-    ",": " ", ";": " ", ":": " ", "!": "", " ": " ",
-}
-_DROP = {"left", "right", "big", "Big", "bigg", "displaystyle", "limits", "nolimits"}
-_WRAP = {"operatorname", "text", "mathrm", "textrm", "mathit", "mathbf", "boldsymbol", "textbf",
-         "mathsf", "texttt", "emph", "hat", "tilde", "bar", "vec", "overline", "underline"}
-_BLACKBOARD = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "E": "𝔼"}
+@lru_cache(maxsize=32)
+def _source(path: Path, stamp: float) -> dict:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    where = path.relative_to(REPO_ROOT).as_posix()
+    if not isinstance(data, dict) or not isinstance(data.get("figure"), dict):
+        raise ValueError(f"{where}: needs 'figure' (name, keep) and 'ko', 'en' (caption, text)")
+    for lang in ("ko", "en"):
+        part = data.get(lang)
+        if not isinstance(part, dict) or not isinstance(part.get("text"), str) or not part.get("caption"):
+            raise ValueError(f"{where}: '{lang}' needs 'caption' and 'text'")
+    if BLANK.findall(data["ko"]["text"]) != BLANK.findall(data["en"]["text"]):
+        raise ValueError(f"{where}: the Korean and English texts must have the same blanks in the same order")
+    return data
 
 
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def source(lesson) -> dict:
+    """The handout source of ``lesson`` (checked: a figure, both languages, the same blanks)."""
+    path = source_path(lesson)
+    if not path.is_file():
+        raise FileNotFoundError(f"handouts: no source {path.relative_to(REPO_ROOT).as_posix()} for lesson {lesson.number}")
+    return _source(path, path.stat().st_mtime)
 
 
-class _Math:
-    def __init__(self, src: str):
-        self.s, self.i = src, 0
-
-    def group(self) -> str:
-        """One argument: ``{…}`` or a single token."""
-        while self.i < len(self.s) and self.s[self.i] == " ":
-            self.i += 1
-        if self.i < len(self.s) and self.s[self.i] == "{":
-            self.i += 1
-            out = self.run(stop="}")
-            self.i += 1
-            return out
-        return self.token()
-
-    def token(self) -> str:
-        if self.i >= len(self.s):
-            return ""
-        c = self.s[self.i]
-        if c == "\\":
-            m = re.match(r"\\([A-Za-z]+|.)", self.s[self.i:])
-            name = m[1]
-            self.i += len(m[0])
-            if name in _DROP:
-                return ""
-            if name in _WRAP:
-                return self.group()
-            if name == "sqrt":
-                inner = self.group()
-                plain = re.sub(r"<[^>]+>", "", inner)
-                return "√" + (inner if re.fullmatch(r"[\w.]+", plain) else f"({inner})")
-            if name == "frac":
-                a, b = self.group(), self.group()
-                wrap = lambda t: t if re.fullmatch(r"[\w.√]+", re.sub(r"<[^>]+>", "", t)) else f"({t})"
-                return f"{wrap(a)}/{wrap(b)}"
-            if name == "mathbb":
-                g = self.group()
-                return _BLACKBOARD.get(g, g)
-            if name in _SYMBOLS:
-                return _esc(_SYMBOLS[name])
-            return _esc(name)  # \log, \exp, \max, \softmax ...: the name
-        if c in "_^":
-            self.i += 1
-            arg = self.group()
-            tag = "sub" if c == "_" else "sup"
-            return f"<{tag}>{arg}</{tag}>"
-        if c == "{":
-            return self.group()
-        self.i += 1
-        if c == "~":
-            return " "
-        if c in "=+<>" or c == "-":
-            return f" {_esc('−' if c == '-' else c)} " if c != "-" or self._binary() else "−"
-        return _esc(c)
-
-    def _binary(self) -> bool:
-        before = self.s[: self.i - 1].rstrip()
-        return bool(before) and before[-1] not in "({[=,^_"
-
-    def run(self, stop: str | None = None) -> str:
-        out = []
-        while self.i < len(self.s) and (stop is None or self.s[self.i] != stop):
-            out.append(self.token())
-        return "".join(out)
+@dataclass
+class Blank:
+    n: int         # 1, 2, ...: shown as ①, ②, ...
+    key: str       # experiment.key, as [[value:…]] reads it
+    answer: str    # the value, formatted as the blank's format says
 
 
-def math_to_html(latex: str) -> str:
-    """LaTeX (the subset the lessons use) as text with ``<sub>``/``<sup>``, for fpdf2's HTML."""
-    text = _Math(latex.strip()).run()
-    text = re.sub(r"(<sup>ᵀ</sup>)", "ᵀ", text)
-    return re.sub(r" {2,}", " ", text).strip()
+def _label(n: int) -> str:
+    return NUMBERS[n - 1] if n <= len(NUMBERS) else f"({n})"
 
 
-def _split_result(latex: str) -> tuple[str, str] | None:
-    """(left, result) at the last top-level ``=`` or ``\\approx``, or None."""
-    depth, cut = 0, None
-    for m in re.finditer(r"\\approx|[{}=]", latex):
-        tok = m[0]
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-        elif depth == 0:
-            cut = m
-    if cut is None or not latex[cut.end():].strip():
-        return None
-    return latex[: cut.end()], latex[cut.end():]
-
-
-# ---------------------------------------------------------------- Markdown -> HTML (inline)
-
-_INLINE_MATH = re.compile(r"(?<!\\)\$([^$\n]+?)\$")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_ITAL = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_ATTR = re.compile(r"\{\s*[:#.][^}]*\}")
-_CODE = re.compile(r"`([^`]+)`")
-
-
-_NUMBER = re.compile(r"^\s*[-−]?\s*[\d.,]+\s*(?:\\%|%)?\s*$")
-
-
-def _blank_inline(latex: str) -> str | None:
-    """An inline formula ``… = 0.503`` with its number blanked, or None when it ends in no number."""
-    split = _split_result(latex)
-    if split and _NUMBER.match(split[1]) and re.search(r"\d", split[0]):
-        return math_to_html(split[0]) + " " + BLANK
-    return None
-
-
-def inline_html(text: str, blank: bool = False) -> str:
-    """One paragraph of Markdown (math, bold, links, code) as fpdf2 HTML; with ``blank``, an
-    inline formula that computes a number (``$a \\times b = 6$``) shows a blank for it."""
-    parts, pos = [], 0
-    for m in _INLINE_MATH.finditer(text):
-        parts.append(("t", text[pos:m.start()]))
-        parts.append(("m", m[1]))
+def fill_blanks(text: str, ctx, answers: bool) -> tuple[str, list[Blank]]:
+    """``text`` with each ``[[blank:…]]`` as a numbered box, empty or (``answers``) holding its
+    value; a blank inside ``$…$`` becomes TeX, elsewhere HTML. Returns (text, blanks)."""
+    spans = [(m.start(), m.end()) for m in _MATH.finditer(text)]
+    out, pos, blanks = [], 0, []
+    for m in BLANK.finditer(text):
+        fmt = f"|{m[2]}" if m[2] else ""
+        value = ctx.render(f"[[value:{m[1]}{fmt}]]")
+        b = Blank(len(blanks) + 1, m[1], value)
+        blanks.append(b)
+        in_math = any(a <= m.start() < z for a, z in spans)
+        label = _label(b.n)
+        if in_math:
+            tex = re.sub(r"([%#&_$])", r"\\\1", value)  # a value's % is TeX's comment sign
+            inner = rf"\;\text{{{tex}}}" if answers else rf"\hspace{{{max(2.6, 0.6 * len(value)):.1f}em}}"
+            colour = r"\color{#a3122d}" if answers else ""
+            strut = r"\rule[-0.35em]{0pt}{1.3em}"  # the box as tall as a line of text
+            piece = rf"{{{colour}\boxed{{{strut}\htmlClass{{n}}{{\text{{{label}}}}}{inner}}}}}"
+        else:
+            cls = "blank answered" if answers else "blank"
+            shown = f" {htmllib.escape(value)}" if answers else ""
+            piece = f'<span class="{cls}"><span class="n">{label}</span>{shown}</span>'
+        out += [text[pos:m.start()], piece]
         pos = m.end()
-    parts.append(("t", text[pos:]))
-    out = []
-    for kind, chunk in parts:
-        if kind == "m":
-            blanked = _blank_inline(chunk) if blank else None
-            out.append(blanked or math_to_html(chunk))
-            continue
-        chunk = _ATTR.sub("", _LINK.sub(r"\1", chunk))
-        chunk = re.sub(r"<[^>]+>", "", chunk)  # raw HTML in the Markdown
-        chunk = _esc(chunk)
-        chunk = _CODE.sub(r"\1", chunk)
-        chunk = _BOLD.sub(r"<b>\1</b>", chunk)
-        chunk = _ITAL.sub(r"\1", chunk)
-        out.append(chunk)
-    return re.sub(r"\s+", " ", "".join(out)).strip()
+    out.append(text[pos:])
+    return "".join(out), blanks
 
 
 # ---------------------------------------------------------------- what goes on a handout
 
-@dataclass
-class Block:
-    kind: str          # "h" (sub-heading), "p" (paragraph), "li" (list item), "eq" (formula)
-    html: str          # "p", "li": with the computed numbers of inline formulas blanked
-    answer: str = ""   # "eq": the result, blanked in the student version; "p", "li": the
-                       # paragraph with those numbers, where they differ
+@lru_cache(maxsize=1)
+def _markdown():
+    import markdown
+
+    return markdown.Markdown(extensions=[
+        "tables", "attr_list", "md_in_html", "admonition", "pymdownx.arithmatex", "pymdownx.superfences"],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}})
+
+
+def to_html(markdown_text: str) -> str:
+    """Markdown as the site writes it (tables, attribute lists, formulas kept for KaTeX); one
+    converter for all (making one costs more than converting a question)."""
+    return _markdown().reset().convert(markdown_text)
 
 
 @dataclass
 class Question:
-    html: list[str]
-    hint: list[str]
-    answer: list[str]
+    html: str
+    hint: str
+    answer: str
 
 
 @dataclass
@@ -248,260 +157,219 @@ class Content:
     lang: str
     number: int
     title: str
-    figures: list[tuple[Path, str]] = field(default_factory=list)   # (png, caption)
-    worked: list[Block] = field(default_factory=list)
+    figure: bytes = b""       # the key figure, a PNG, cut as the source says
+    caption: str = ""
+    worked: str = ""          # HTML
+    blanks: list[Blank] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
 
-    def key(self) -> dict:
-        return {"lang": self.lang, "number": self.number, "title": self.title,
-                "figures": [(hashlib.sha256(p.read_bytes()).hexdigest(), c) for p, c in self.figures],
-                "worked": [(b.kind, b.html, b.answer) for b in self.worked],
-                "questions": [(q.html, q.hint, q.answer) for q in self.questions]}
+
+def _cut(png: Path, keep) -> bytes:
+    """The part ``keep`` = [left, top, right, bottom] (fractions of the width and height) of
+    the figure ``png``, as PNG bytes."""
+    from PIL import Image
+
+    with Image.open(png) as im:
+        w, h = im.size
+        left, top, right, bottom = keep
+        part = im.crop((round(left * w), round(top * h), round(right * w), round(bottom * h)))
+        buf = io.BytesIO()
+        part.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
 
 
-_FIG = re.compile(r"\[\[fig:([\w-]+)\.([\w-]+)(?:\|([^\]]*))?\]\]")
-# blocks (coursebuild.text.markdown) not on a handout: code, folded boxes, tables, markers
-# (widgets, code, questions), raw HTML
-_LEFT_OUT = ("front-matter", "blank", "fence", "folded", "table", "marker", "html")
-
-
-def section(markdown: str, anchor: str) -> str:
-    """The text of the ``## … { #anchor }`` section after its heading line (to the next ``##``),
-    or ''."""
-    text = scanner.sections(markdown).get(anchor, "")
-    return text[text.index("\n"):] if "\n" in text else ""
-
-
-def _equations(formula: str) -> list[Block]:
-    """A displayed formula's rows (``\\`` splits them), each cut at its result where it has one."""
-    latex = " ".join(line.strip() for line in formula.split("\n")).strip()
-    out = []
-    for row in re.split(r"\\\\", re.sub(r"\\(?:begin|end)\{[a-z*]+\}", "", latex)):
-        row = row.replace("&", " ").strip()
-        if not row:
-            continue
-        split = _split_result(row)
-        if split:
-            out.append(Block("eq", math_to_html(split[0]), math_to_html(split[1])))
-        else:
-            out.append(Block("eq", math_to_html(row)))
-    return out
-
-
-def markdown_blocks(md: str) -> list[Block]:
-    """Headings, paragraphs, list items and displayed formulas of Markdown with markers filled in;
-    code, tables, widgets, raw HTML and folded ``???`` boxes are left out."""
-    blocks: list[Block] = []
-    for b in scanner.blocks(md):
-        if b.kind in _LEFT_OUT:
-            continue
-        if b.kind == "math":
-            blocks.extend(_equations(b.formula))
-        elif b.kind == "heading":
-            blocks.append(Block("h", inline_html(b.title or "")))
-        elif b.kind == "open":
-            if b.title:
-                blocks.append(Block("p", "<b>" + inline_html(b.title) + "</b>"))
-        else:  # a paragraph or a list item
-            rest = [s.strip() for s in b.lines[1:]]
-            text = " ".join([b.title if b.kind == "item" else b.lines[0].strip()] + rest)
-            if text.strip():
-                full, blanked = inline_html(text), inline_html(text, blank=True)
-                blocks.append(Block("li" if b.kind == "item" else "p", blanked, full if full != blanked else ""))
-    return blocks
-
-
-def _paragraphs(markdown: str) -> list[str]:
-    out = []
-    for b in markdown_blocks(markdown):
-        if b.kind == "eq":
-            out.append(b.html + (" " + b.answer if b.answer else ""))
-        else:  # a question's own numbers are given, not asked for
-            out.append(("• " if b.kind == "li" else "") + (b.answer or b.html))
-    return out
-
-
-def content(lesson, lang: str, results: dict, figure_path, edition: str = "open") -> Content:
-    """What the handout of ``lesson`` in ``lang`` holds, with every marker filled in from
-    ``results`` (the markers' data); ``figure_path(experiment, stem)`` gives a figure's PNG."""
-    src = DOCS / lang / "lessons" / f"{lesson.slug}.md"
-    page = editions.select(src.read_text(encoding="utf-8"), edition, f"{lang}/lessons/{lesson.slug}.md")
-    ctx = kinds.context(lang, page=src.relative_to(REPO_ROOT).as_posix(),
-                          src_uri=f"lessons/{lesson.slug}.md", results=results)
-    worked = section(page, "worked-example")
-    figs = _FIG.findall(worked) or _FIG.findall(page)[:1]
-    out = Content(lang=lang, number=lesson.number, title=lesson.title[lang])
-    for exp, stem, alt in figs[:MAX_FIGURES]:
-        out.figures.append((Path(figure_path(exp, stem)), ctx.render(alt) if alt else ""))
-    out.worked = markdown_blocks(ctx.render(_FIG.sub("", worked)))
+def content(lesson, lang: str, results: dict, figure_path, answers: bool = False,
+            edition: str = "open") -> Content:
+    """What the handout of ``lesson`` in ``lang`` holds, markers filled in from ``results``;
+    ``figure_path(experiment, stem)`` gives a figure's PNG."""
+    src = source(lesson)
+    where = source_path(lesson).relative_to(REPO_ROOT).as_posix()
+    ctx = kinds.context(lang, page=where, src_uri=f"lessons/{lesson.slug}.md", results=results, edition=edition)
+    text, blanks = fill_blanks(src[lang]["text"], ctx, answers)
+    if len(blanks) < MIN_BLANKS:
+        raise ValueError(f"{where}: {len(blanks)} blank(s); a handout needs at least {MIN_BLANKS}")
+    exp, stem = src["figure"]["name"].split(".")
+    out = Content(lang=lang, number=lesson.number, title=lesson.title[lang],
+                  figure=_cut(Path(figure_path(exp, stem)), src["figure"].get("keep", [0, 0, 1, 1])),
+                  caption=ctx.render(src[lang]["caption"]), worked=to_html(ctx.render(text)), blanks=blanks)
     qctx = kinds.context(lang, page=f"docs/questions/lesson-{lesson.number:02d}.yml",
-                           src_uri=ctx.src_uri, results=results)
+                         src_uri=ctx.src_uri, results=results, edition=edition)
     for q in questions.load().get(lesson.number, {}).get("questions", []):
         hint = q.get("hint", {}).get(lang, "")
-        out.questions.append(Question(
-            html=_paragraphs(qctx.render(q[lang])),
-            hint=_paragraphs(qctx.render(hint)) if hint else [],
-            answer=_paragraphs(qctx.render(q["answer"][lang]))))
+        out.questions.append(Question(html=to_html(qctx.render(q[lang])),
+                                      hint=to_html(qctx.render(hint)) if hint else "",
+                                      answer=to_html(qctx.render(q["answer"][lang])) if answers else ""))
     return out
 
 
-# ---------------------------------------------------------------- the PDF
+# ---------------------------------------------------------------- the page
 
-def _pdf_class():
-    from fpdf import FPDF
-
-    class Handout(FPDF):
-        footer_text = ""
-
-        def footer(self):
-            self.set_y(-12)
-            self.set_font("nanum", size=8)
-            self.set_text_color(110)
-            self.cell(0, 6, f"{self.footer_text}  ·  {self.page_no()}", align="C")
-            self.set_text_color(0)
-
-    return Handout
+# where the page finds the vendored KaTeX and the text font: these tokens in the page (so that
+# the cache key does not depend on where the repository or the virtual environment sits), the
+# folders' file URLs when it is printed
+VENDOR_TOKEN = "course-vendor:/"
+FONT_TOKEN = "course-font:/"
+FONT_FILES = {400: "NanumGothic.ttf", 700: "NanumGothicBold.ttf"}
 
 
-def render(c: Content, answers: bool = False) -> bytes:
-    """The handout of ``c`` as PDF bytes (A4; the student version unless ``answers``)."""
-    import logging
+@lru_cache(maxsize=1)
+def font_dir() -> Path:
+    """The text font's folder: NanumGothic, shipped in the ``koreanize-matplotlib`` wheel (the
+    figures' Korean font), found without importing the package (importing it changes
+    matplotlib's settings). One font file per weight, so a Korean word is one run of one font in
+    the PDF and its text reads back whole (the site's Noto Sans KR comes in 100 pieces)."""
+    import importlib.util
 
-    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # tables it drops: hinting only
-    lang = c.lang
-    fonts = _font_files()
-    pdf = _pdf_class()(format="A4", unit="mm")
-    pdf.set_creation_date(__import__("datetime").datetime(2017, 6, 12, tzinfo=__import__("datetime").timezone.utc))
-    pdf.set_margins(18, 16, 18)
-    pdf.set_auto_page_break(True, margin=18)
-    pdf.add_font("nanum", "", str(fonts["nanum"]))
-    pdf.add_font("nanum", "B", str(fonts["nanum-b"]))
-    pdf.add_font("dejavu", "", str(fonts["dejavu"]))
-    pdf.add_font("dejavu", "B", str(fonts["dejavu-b"]))
-    pdf.set_fallback_fonts(["dejavu"], exact_match=False)
+    spec = importlib.util.find_spec("koreanize_matplotlib")
+    folder = Path(spec.origin).parent / "fonts" if spec and spec.origin else None
+    missing = [name for name in FONT_FILES.values() if folder is None or not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"handouts: font file(s) {', '.join(missing)} of koreanize-matplotlib not found; "
+                                "reinstall it (requirements.txt)")
+    return folder
+
+
+def clean_fonts(folder: Path) -> Path:
+    """The text font's files in ``folder``, without the empty VTT source tables (``TSI0``…``TSI5``)
+    that Chromium's font check (OTS) refuses in the wheel's copy ("TSI3: zero-length table") and
+    without the control characters its space glyph is also mapped from: the outlines, metrics
+    and hinting are kept as they are. Written once per version of the font files."""
+    from fontTools.ttLib import TTFont
+
+    folder = Path(folder)
+    for name in FONT_FILES.values():
+        target = folder / name
+        if target.is_file():
+            continue
+        font = TTFont(font_dir() / name)
+        for tag in [t for t in font.keys() if t.startswith("TSI")]:
+            del font[tag]
+        for table in font["cmap"].tables:  # the space's glyph also serves U+0000-U+001F, and the
+            for code in [c for c in table.cmap if c < 0x20]:  # PDF would read every space as U+0001
+                del table.cmap[code]
+        buf = io.BytesIO()
+        font.save(buf)
+        atomic.write_bytes(target, buf.getvalue())
+    return folder
+
+
+def _font_faces() -> str:
+    return "".join(f'@font-face {{ font-family: "Handout Gothic"; font-weight: {weight}; '
+                   f'src: url("{FONT_TOKEN}{name}") format("truetype"); }}\n'
+                   for weight, name in FONT_FILES.items())
+
+
+def _uri(path: Path) -> str:
+    return VENDOR_TOKEN + path.relative_to(VENDOR).as_posix()
+
+
+def page(c: Content, answers: bool = False) -> str:
+    """The handout of ``c`` as one HTML page for Chromium to print."""
+    lang, e = c.lang, htmllib.escape
     title = ui.text(lang, "lesson.titled", n=c.number, title=c.title)
     kind = ui.text(lang, "handout.kind_answers") if answers else ui.text(lang, "handout.kind")
-    pdf.set_title(f"{title} — {kind}")
-    pdf.set_lang(c.lang)
-    pdf.footer_text = f"{title} — {kind}"
-    pdf.add_page()
-    width = pdf.w - pdf.l_margin - pdf.r_margin
-
-    def html(text: str, size: float = 10.5):
-        pdf.set_font("nanum", size=size)
-        pdf.write_html(f"<p>{text}</p>", font_family="nanum", tag_styles=None)
-
-    def heading(text: str, size: float = 14):
-        pdf.ln(2)
-        pdf.set_font("nanum", "B", size)
-        pdf.multi_cell(width, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(1.5)
-
-    pdf.set_font("nanum", "B", 17)
-    pdf.multi_cell(width, 8, title, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("nanum", "", 11)
-    pdf.cell(width, 6, kind, new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(2)
-    y = pdf.get_y() + 6
-    for label, x0, x1 in ((ui.text(lang, "handout.name"), 0, 0.6), (ui.text(lang, "handout.date"), 0.65, 1.0)):
-        pdf.set_xy(pdf.l_margin + x0 * width, y - 5)
-        pdf.cell(16, 6, label + ":")
-        pdf.line(pdf.l_margin + x0 * width + 16, y, pdf.l_margin + x1 * width, y)
-    pdf.set_xy(pdf.l_margin, y + 2)
-    pdf.ln(2)
-
-    if c.figures:
-        heading(ui.text(lang, "handout.figures"))
-        for png, caption in c.figures:
-            from PIL import Image
-
-            with Image.open(png) as im:
-                ratio = im.height / im.width
-            img_w = width
-            if img_w * ratio > 110:  # keep a tall figure to about half a page
-                img_w = 110 / ratio
-            if pdf.get_y() + img_w * ratio > pdf.h - 26:
-                pdf.add_page()
-            pdf.image(str(png), x=pdf.l_margin + (width - img_w) / 2, w=img_w)
-            if caption:
-                pdf.set_font("nanum", size=8.5)
-                pdf.multi_cell(width, 4.4, caption, align="C", new_x="LMARGIN", new_y="NEXT")
-            pdf.ln(3)
-
-    heading(ui.text(lang, "handout.worked"))
-    pdf.set_font("nanum", size=9)
-    pdf.multi_cell(width, 4.6, ui.text(lang, "handout.worked_note_answers") if answers else ui.text(lang, "handout.worked_note"),
-                   new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(1)
-    for b in c.worked:
-        if b.kind == "h":
-            heading(re.sub(r"<[^>]+>", "", b.html), 11.5)
-        elif b.kind == "eq":
-            shown = b.html + ((" " + (b.answer if answers else BLANK)) if b.answer else "")
-            html(f"&#160;&#160;&#160;&#160;{shown}")
-        else:
-            shown = b.answer if answers and b.answer else b.html
-            html(("• " if b.kind == "li" else "") + shown)
-
-    if c.questions:
-        pdf.add_page()
-        heading(ui.text(lang, "handout.questions"))
-        for n, q in enumerate(c.questions, 1):
-            pdf.set_font("nanum", "B", 11)
-            pdf.cell(width, 6, ui.text(lang, "handout.question", n=n), new_x="LMARGIN", new_y="NEXT")
-            for p in q.html:
-                html(p)
-            for k, p in enumerate(q.hint):
-                html((f"<b>{ui.text(lang, 'questions.hint')}:</b> " if k == 0 else "") + p, 9.5)
-            if answers:
-                pdf.set_font("nanum", "B", 10)
-                pdf.cell(width, 6, ui.text(lang, "questions.answer"), new_x="LMARGIN", new_y="NEXT")
-                for p in q.answer:
-                    html(p, 9.5)
-                pdf.ln(3)
-            else:
-                box = 42
-                if pdf.get_y() + box > pdf.h - 20:
-                    pdf.add_page()
-                y = pdf.get_y() + 1
-                pdf.set_draw_color(150)
-                pdf.rect(pdf.l_margin, y, width, box)
-                pdf.set_draw_color(215)
-                for k in range(1, 6):
-                    pdf.line(pdf.l_margin + 3, y + k * 7, pdf.l_margin + width - 3, y + k * 7)
-                pdf.set_draw_color(0)
-                pdf.set_y(y + box + 5)
-    return bytes(pdf.output())
+    sheet = "sheet flow" if answers else "sheet fixed"
+    foot = htmllib.escape(f"{title} — {kind}")
+    figure = base64.b64encode(c.figure).decode("ascii")
+    qs = []
+    for n, q in enumerate(c.questions, 1):
+        hint = (f'<div class="hint"><strong>{e(ui.text(lang, "questions.hint"))}:</strong> {q.hint}</div>' if q.hint else "")
+        tail = (f'<div class="answer"><h4>{e(ui.text(lang, "questions.answer"))}</h4>{q.answer}</div>' if answers
+                else '<div class="box"></div>')
+        qs.append(f'<section class="q"><h3>{e(ui.text(lang, "handout.question", n=n))}</h3>{q.html}{hint}{tail}</section>')
+    note = e(ui.text(lang, "handout.worked_note_answers")) if answers else e(ui.text(lang, "handout.worked_note", n=len(c.blanks)))
+    return f"""<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{htmllib.escape(title)} — {htmllib.escape(kind)}</title>
+<link rel="stylesheet" href="{_uri(VENDOR / 'katex' / 'katex.min.css')}">
+<style>{_font_faces()}{(TEMPLATE_DIR / 'handout.css').read_text(encoding='utf-8')}</style>
+<script src="{_uri(VENDOR / 'katex' / 'katex.min.js')}"></script>
+<script src="{_uri(VENDOR / 'katex' / 'auto-render.min.js')}"></script>
+</head><body>
+<section class="{sheet}">
+<header class="top"><h1>{htmllib.escape(title)}</h1><span class="kind">{htmllib.escape(kind)}</span></header>
+<div class="who"><span>{e(ui.text(lang, "handout.name"))}:</span><span class="date">{e(ui.text(lang, "handout.date"))}:</span></div>
+<figure><img src="data:image/png;base64,{figure}" alt="{htmllib.escape(c.caption)}"><figcaption>{htmllib.escape(c.caption)}</figcaption></figure>
+<h2>{e(ui.text(lang, "handout.worked"))}</h2>
+<p class="note">{note}</p>
+{c.worked}
+<footer>{foot}</footer>
+</section>
+<section class="{sheet}">
+<h2>{e(ui.text(lang, "handout.questions"))}</h2>
+<div class="questions">{''.join(qs)}</div>
+<footer>{foot}</footer>
+</section>
+</body></html>
+"""
 
 
-def cache_key(c: Content, answers: bool) -> str:
-    import fpdf
+def _files_hash(paths) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
 
-    fonts = {k: (p.name, p.stat().st_size) for k, p in _font_files().items()}
-    blob = json.dumps({"code": Path(__file__).read_text(encoding="utf-8"), "fpdf": fpdf.__version__,
-                       "fonts": fonts, "answers": answers, "content": c.key()},
-                      sort_keys=True, ensure_ascii=False, default=str)
+
+@lru_cache(maxsize=1)
+def _tool_hash() -> str:
+    """What prints every handout alike: the template, this module and the printer, the vendored
+    KaTeX (with its fonts) and the text font's files."""
+    here = Path(__file__).resolve().parent
+    files = [here / "handouts.py", here / "handout_print.py", *sorted(TEMPLATE_DIR.iterdir()),
+             *sorted((VENDOR / "katex").rglob("*.*")), *(font_dir() / name for name in FONT_FILES.values())]
+    return _files_hash([p for p in files if p.is_file()])
+
+
+def cache_key(html: str) -> str:
+    blob = "\0".join([html, _tool_hash(), handout_print.version_stamp()])
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:24]
+
+
+# ---------------------------------------------------------------- making PDFs
+
+@dataclass
+class Job:
+    out: Path
+    html: str
+    answers: bool
+    key: str = ""
+
+
+def make(jobs: list[Job], cache: Path) -> list[bool]:
+    """Write each job's PDF to ``job.out``, from ``cache`` where it holds one made from the same
+    page, else printed now (one browser for all). Returns, per job, whether it was printed now."""
+    handout_print.chromium()  # a build without Chromium stops here, saying how to install it
+    cache = Path(cache)
+    pending: dict[str, tuple[Path, Path, bool]] = {}
+    fonts = cache / "fonts" / _files_hash([font_dir() / name for name in FONT_FILES.values()])[:12]
+    for job in jobs:
+        job.key = cache_key(job.html)
+        pdf = cache / f"{job.key}.pdf"
+        if not pdf.is_file() and job.key not in pending:
+            page_file = cache / "pages" / f"{job.key}.html"
+            atomic.write_text(page_file, job.html.replace(VENDOR_TOKEN, VENDOR.resolve().as_uri() + "/")
+                              .replace(FONT_TOKEN, fonts.resolve().as_uri() + "/"))
+            pending[job.key] = (page_file, pdf, not job.answers)
+    if pending:
+        clean_fonts(fonts)
+    handout_print.print_pages(list(pending.values()))
+    for page_file, _, _ in pending.values():
+        page_file.unlink()
+    for job in jobs:
+        atomic.write_bytes(Path(job.out), (cache / f"{job.key}.pdf").read_bytes())
+    return [job.key in pending for job in jobs]
 
 
 def handout_pdf(lesson, lang: str, results: dict, figure_path, out: Path, answers: bool = False,
                 cache: Path | None = None, edition: str = "open") -> tuple[Path, bool]:
     """Write the handout of ``lesson`` (a :class:`coursebuild.course.Lesson`) in ``lang`` to
-    ``out`` (atomically). With ``cache`` (a folder), reuse a PDF made from the same inputs.
-    Returns (out, whether it was made now)."""
-    c = content(lesson, lang, results, figure_path, edition)
-    made = True
-    if cache is not None:
-        cached = Path(cache) / f"{cache_key(c, answers)}.pdf"
-        if cached.is_file():
-            data, made = cached.read_bytes(), False
-        else:
-            data = render(c, answers)
-            atomic.write_bytes(cached, data)
-    else:
-        data = render(c, answers)
-    atomic.write_bytes(Path(out), data)
-    return Path(out), made
+    ``out``, reusing a PDF of ``cache`` (a folder) made from the same page. Returns (out,
+    whether it was printed now)."""
+    c = content(lesson, lang, results, figure_path, answers, edition)
+    if cache is None:
+        cache = Path(out).parent / ".handout-cache"
+    made = make([Job(Path(out), page(c, answers), answers)], cache)
+    return Path(out), made[0]
 
 
 def file_name(lesson) -> str:
@@ -513,17 +381,25 @@ def site_path(lesson, lang: str) -> str:
     return f"{ASSET_DIR}/{lang}/{file_name(lesson)}"
 
 
-def build(out_dir: Path, results: dict, figure_path, cache: Path, answers: bool = False,
-          langs=("ko", "en"), edition: str = "open") -> dict[tuple[int, str], tuple[Path, bool]]:
-    """Every lesson's handout in every language under ``out_dir/<lang>/``; ``figure_path(lang,
-    experiment, stem)``. Returns {(lesson number, lang): (path, made now)}."""
-    done = {}
+def jobs(out_dir: Path, results: dict, figure_path, answers: bool = False, langs=("ko", "en"),
+         edition: str = "open") -> dict[tuple[int, str], Job]:
+    """Every lesson's handout in every language, to be written under ``out_dir/<lang>/``;
+    ``figure_path(lang, experiment, stem)``."""
+    out = {}
     for lesson in LESSONS:
         for lang in langs:
-            done[(lesson.number, lang)] = handout_pdf(
-                lesson, lang, results, lambda e, s, lang=lang: figure_path(lang, e, s),
-                Path(out_dir) / lang / file_name(lesson), answers=answers, cache=cache, edition=edition)
-    return done
+            c = content(lesson, lang, results, lambda e, s, lang=lang: figure_path(lang, e, s), answers, edition)
+            out[(lesson.number, lang)] = Job(Path(out_dir) / lang / file_name(lesson), page(c, answers), answers)
+    return out
+
+
+def build(out_dir: Path, results: dict, figure_path, cache: Path, answers: bool = False,
+          langs=("ko", "en"), edition: str = "open") -> dict[tuple[int, str], tuple[Path, bool]]:
+    """Every lesson's handout in every language under ``out_dir/<lang>/``. Returns {(lesson
+    number, lang): (path, printed now)}."""
+    todo = jobs(out_dir, results, figure_path, answers, langs, edition)
+    made = make(list(todo.values()), cache)
+    return {k: (job.out, new) for (k, job), new in zip(todo.items(), made)}
 
 
 # ---------------------------------------------------------------- in the site build
@@ -544,15 +420,14 @@ def for_site(config, results: dict, figure_paths: dict, staging: Path, cache_roo
             raise KeyError(f"handouts: no figure {exp}.{stem} for {lang}") from None
 
     start = time.perf_counter()
-    edition = config.extra.get("edition", editions.DEFAULT)
-    done = build(cache_root / "site", results, figure_path, cache=cache_root / "cache", edition=edition)
-    answered = build(staging / "handouts", results, figure_path, cache=cache_root / "cache",
-                     answers=True, edition=edition)
-    every = list(done.values()) + list(answered.values())
-    made = sum(new for _, new in every)
-    log.info("handouts: %d PDFs, with and without answers (%d made, %d from the cache) in %.1fs",
+    edition = config.extra.get("edition", "open")
+    student = jobs(cache_root / "site", results, figure_path, edition=edition)
+    answered = jobs(staging / "handouts", results, figure_path, answers=True, edition=edition)
+    every = list(student.values()) + list(answered.values())
+    made = sum(make(every, cache_root / "cache"))
+    log.info("handouts: %d PDFs, with and without answers (%d printed, %d from the cache) in %.1fs",
              len(every), made, len(every) - made, time.perf_counter() - start)
-    state["files"] = {site_path(lesson, lang): done[(lesson.number, lang)][0]
+    state["files"] = {site_path(lesson, lang): student[(lesson.number, lang)].out
                       for lesson in LESSONS for lang in ("ko", "en")}
     return state["files"]
 
