@@ -359,13 +359,15 @@ def test_the_50_and_90_minute_plans_give_each_block_its_minutes(guide, lang):
                 texts.append(cells[2].get_text(" "))
         assert spans[0][0] == 0 and spans[-1][1] == length, f"{lang} {length}: {spans}"
         assert all(a[1] == b[0] for a, b in zip(spans, spans[1:])), f"{lang} {length}: {spans}"
-        if length == 50:  # the last block: check questions in pairs, at their stated minutes each
+        if length == 50:  # the last block: check questions in pairs, each its stated minutes
             asked = int(NUMBER.findall(texts[-1])[0])
-            assert spans[-1][1] - spans[-1][0] == asked * plan.QUESTION_MINUTES, f"{lang}: {spans[-1]} for {asked}"
-        else:  # the Colab block: setup, the build's run time, interpretation
+            assert asked >= 1 and spans[-1][1] - spans[-1][0] >= asked * plan.QUESTION_MINUTES, \
+                f"{lang}: {spans[-1]} for {asked} questions at {plan.QUESTION_MINUTES} min"
+        else:  # the Colab block: setup, run, interpretation; the build's own run fits the run's budget
             colab = next(i for i, t in enumerate(texts) if "Colab" in t)
-            parts = [int(x) for x in re.findall(r"(\d+) ?(?:분|min)", texts[colab])][:3]
-            assert spans[colab][1] - spans[colab][0] == sum(parts), f"{lang}: {spans[colab]} against {parts}"
+            setup, run, talk, measured = [int(x) for x in re.findall(r"(\d+) ?(?:분|min)", texts[colab])][:4]
+            assert spans[colab][1] - spans[colab][0] == setup + run + talk, f"{lang}: {spans[colab]}"
+            assert measured <= run, f"{lang}: the build's run took {measured} min, the plan gives it {run}"
 
 
 @pytest.mark.parametrize("lang", sorted(GUIDE))
