@@ -253,7 +253,7 @@ def check_plan(built_site, article, lang) -> tuple[int, int, int]:
                     notebooks.setdefault(nb[1], []).append(("class", k, end - start))
         assert t == length, f"{lang} session {k}: rows end at {t}, the heading says {length}"
         class_total += length
-        before_total += sum(int(x) for x in NUMBER.findall(before.get_text())[-2:])
+        before_total += sum(int(x) for x in NUMBER.findall(before.get_text().rsplit("(", 1)[-1]))
         stated_after = int(NUMBER.findall(after.get_text())[-1])
         listed = 0
         for li in items:
@@ -406,7 +406,7 @@ def test_lesson_3s_full_hand_computation_is_counted_for_every_cell(data):
 
 
 def test_the_study_rule_counts_what_the_lesson_asks():
-    text = ("# T\n\nProse.\n\n$$\nq = 1 + [[value:a.b]]\n$$\n\n??? note \"x\"\n    $$\n    q = 1 + [[value:a.c]]\n    $$\n\n"
+    text = ("# T\n\nProse.\n\n$$\nq = 1 + 2 = [[value:a.b]]\n$$\n\n??? note \"x\"\n    $$\n    q = 1 + 2 = [[value:a.c]]\n    $$\n\n"
             "[[widget:a.b]]\n")
     assert plan.computations(text) == (1, 2)  # the folded one is not asked for
     s = plan.Study(reading=10.2, computations=1, questions=3, widgets=1, operations=20)

@@ -1,4 +1,4 @@
-"""Teaching times, computed: each lesson's study time, the demonstration tips' lengths, the
+r"""Teaching times, computed: each lesson's study time, the demonstration tips' lengths, the
 50- and 90-minute plans' blocks, and the plan that covers the whole course (``[[plan:…]]``,
 ``[[course-plan]]``). Every minute is counted by one of these stated rules from what a learner
 actually does, so the guide types none.
@@ -68,7 +68,7 @@ BREAK_MINUTES = 10
 # Colab (a fresh runtime installs and starts slower than the build), beside the run time the
 # build measured, which the guide states too (colab_run_minutes)
 COLAB_FIRST_MINUTES = 10
-COLAB_SECOND = (9, {"ko": "첫 칸 기억하기", "en": "Remembering the first cell"})  # lesson, section
+COLAB_SECOND = 9          # its lesson; the section is the ui text plan.colab_section
 COLAB_SETUP_MINUTES = 5   # open the notebook in Colab, connect, run the cells before the section
 COLAB_RUN_MINUTES = 8     # the run's budget in Colab
 COLAB_TALK_MINUTES = 12   # predict while it runs, then read the results together
@@ -313,8 +313,7 @@ def notebook_run_seconds(number: int, lang: str, section: str | None = None) -> 
 
 
 def colab_run_minutes(lang: str) -> int:
-    n, titles = COLAB_SECOND
-    return max(1, math.ceil(notebook_run_seconds(n, lang, titles[lang]) / 60))
+    return max(1, math.ceil(notebook_run_seconds(COLAB_SECOND, lang, ui.text(lang, "plan.colab_section")) / 60))
 
 
 def colab_second_minutes(lang: str | None = None) -> int:
@@ -463,7 +462,8 @@ def course_plan(lang: str, results: dict | None = None) -> str:
         joined = names[0] if len(names) == 1 else ui.text(
             lang, "plan.lessons_last", rest=ui.text(lang, "plan.lessons_separator").join(names[:-1]), last=names[-1])
         read, computing = before_minutes(k, lang, results)
-        out.append(ui.text(lang, "plan.before", lessons=joined, reading=read, computing=computing))
+        out.append(ui.text(lang, "plan.before", lessons=joined, reading=read, computing=computing) if computing
+                   else ui.text(lang, "plan.before_reading", lessons=joined, reading=read))
         out.append("")
         out.append(f"| {ui.text(lang, 'plan.column_minutes')} | {ui.text(lang, 'plan.column_activity')} | "
                    f"{ui.text(lang, 'plan.column_where')} |\n|:---|:---|:---|")
