@@ -476,7 +476,8 @@ def course_plan(lang: str, results: dict | None = None) -> str:
         out.append("")
         for n in lessons:
             h = homework(n, lang)
-            link = f"[{ui.text(lang, 'plan.lesson_link', n=n)}]({_lesson_link(n)})"
+            name = ui.text(lang, "plan.lesson_link", n=n)
+            link = f"[{name[:1].upper() + name[1:]}]({_lesson_link(n)})"  # it starts the item
             out.append("- " + ui.text(lang, "plan.after_lesson", lesson=link, q=h.questions, s=h.self_checks,
                                       w=h.widgets, f=h.folded, minutes=h.minutes - h.notebook))
             if h.notebook:
