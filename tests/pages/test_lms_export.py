@@ -63,9 +63,11 @@ def check_moodle(data: bytes, lang: str, results: dict):
     assert len(questions) == len(items) == sum(len(v) for v in selfcheck.load().values())
     lessons = [c.findtext("category/text") for c in root.findall("question[@type='category']")]
     assert len(lessons) == len(selfcheck.load())
-    for q, item in zip(questions, items):
+    numbers = [f"{n}.{chr(ord('A') + i)}" for n, qs in selfcheck.load().items() for i in range(len(qs))]
+    for q, item, number in zip(questions, items, numbers):
         where = f"moodle-{lang} {item['id']}"
-        assert q.findtext("name/text") == item["id"]
+        # named as the page numbers it (3.A), so that it is never taken for check question 3.1
+        assert q.findtext("name/text") == f"{number} {item['id']}", where
         check_text(q.findtext("questiontext/text"), item, where)
         if item["type"] == "number":
             assert q.get("type") == "numerical", where
@@ -101,8 +103,10 @@ def check_qti(data: bytes, lang: str, results: dict):
     qti_items = list(root.iter(f"{ns}item"))
     items = expected_items(lang, results)
     assert len(qti_items) == len(items)
-    for el, item in zip(qti_items, items):
+    numbers = [f"{n}.{chr(ord('A') + i)}" for n, qs in selfcheck.load().items() for i in range(len(qs))]
+    for el, item, number in zip(qti_items, items, numbers):
         where = f"qti-{lang} {item['id']}"
+        assert (el.get("title") or "").startswith(f"{number} "), f"{where}: titled {el.get('title')!r}"
         meta = {f.findtext(f"{ns}fieldlabel"): f.findtext(f"{ns}fieldentry") for f in el.iter(f"{ns}qtimetadatafield")}
         text = el.find(f"{ns}presentation/{ns}material/{ns}mattext").text
         check_text(text, item, where)
@@ -150,7 +154,7 @@ def test_a_changed_result_changes_the_exported_answer(results):
     q = next(i for i in lms.items("en", changed) if i["id"] == "sc-sdpa-scaled")
     assert q["answer"] == 7.25
     questions, _ = moodle(lms.moodle_xml("en", lms.items("en", changed)))
-    answer = next(x for x in questions if x.findtext("name/text") == "sc-sdpa-scaled").find("answer/text").text
+    answer = next(x for x in questions if x.findtext("name/text").endswith(" sc-sdpa-scaled")).find("answer/text").text
     assert float(answer) == 7.25
 
 

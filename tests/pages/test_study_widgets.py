@@ -19,11 +19,11 @@ import pytest
 from coursebuild.course import LESSONS
 from coursebuild.pages import plan
 
-# the numbers the study time shows: "공부하는 데 약 41분" with the title "… 손 계산 3개, 확인 문제 3개,
-# 위젯 4개 …" / "about 41 min of study" with "Reading, plus 3 hand computations, 3 check
+# the numbers the study time shows: "공부하는 데 약 41분" with the title "… 손 계산 3개(연산 40번), 확인 문제 3개,
+# 위젯 4개 …" / "about 41 min of study" with "Reading, plus 3 hand computations (40 operations), 3 check
 # questions and 4 widgets"
-TITLE = {"ko": re.compile(r"손 계산 (\d+)개, 확인 문제 (\d+)개, 위젯 (\d+)개"),
-         "en": re.compile(r"plus (\d+) hand computations?, (\d+) check questions? and (\d+) widgets?")}
+TITLE = {"ko": re.compile(r"손 계산 (\d+)개\(연산 (\d+)번\), 확인 문제 (\d+)개, 위젯 (\d+)개"),
+         "en": re.compile(r"plus (\d+) hand computations? \((\d+) operations?\), (\d+) check questions? and (\d+) widgets?")}
 MINUTES = {"ko": re.compile(r"약 (\d+)분"), "en": re.compile(r"about (\d+) min")}
 
 
@@ -67,13 +67,13 @@ def study_problems(slug: str, lang: str, html: str) -> list[str]:
     read = MINUTES[lang].search(reading["text"]) or re.search(r"(\d+)", reading["text"])
     if not (counts and shown and read):
         return [f"{where}: cannot read the study time «{study['text']}» («{study['title']}»)"]
-    c, q, w = (int(x) for x in counts.groups())
+    c, ops, q, w = (int(x) for x in counts.groups())
     problems = []
     if w != len(page.widgets):
         problems.append(f"{where}: the page shows {len(page.widgets)} widgets ({', '.join(page.widgets)}), "
                         f"the study time counts {w}")
     # the reading minutes are shown rounded, the study minutes from the exact reading: 1 apart at most
-    expected = int(read[1]) + plan.COMPUTATION_MINUTES * c + plan.QUESTION_MINUTES * q \
+    expected = int(read[1]) + plan.OPERATION_SECONDS * ops / 60 + plan.QUESTION_MINUTES * q \
         + plan.WIDGET_MINUTES * len(page.widgets)
     if abs(int(shown[1]) - expected) > 1:
         problems.append(f"{where}: the study time shows {shown[1]} min, its parts add up to about {expected}")
@@ -95,7 +95,7 @@ def test_the_study_time_counts_every_widget_on_the_page(built_site, lang):
 def _page(widgets: int, counted: int, minutes: int = 0, reading: int = 10) -> str:
     elements = '<div class="widget" data-widget="x"></div>' * widgets
     return (f'<p><span class="reading-time">읽는 데 약 {reading}분</span> · <span class="study-time" '
-            f'title="읽기에 더해 손 계산 0개, 확인 문제 0개, 위젯 {counted}개를 해 보는 시간">공부하는 데 약 '
+            f'title="읽기에 더해 손 계산 0개(연산 0번), 확인 문제 0개, 위젯 {counted}개를 해 보는 시간">공부하는 데 약 '
             f'{minutes or reading + plan.WIDGET_MINUTES * counted}분</span></p>{elements}')
 
 

@@ -30,7 +30,8 @@ from ..pipeline.keys import library_versions
 from .. import atomic
 
 FOLDER = NOTEBOOK_SOURCES
-FORMAT = 1  # bump when rendering or execution changes in a way cached notebooks must see
+FORMAT = 2  # bump when rendering or execution changes in a way cached notebooks must see
+# (2: each code cell keeps its run time, metadata.execution, which the teaching plan reads)
 TIMEOUT_S = 300  # per cell; a lab notebook is meant to finish in well under 2 minutes
 SOURCE_NAME = re.compile(r"lesson_(?P<n>\d\d)_(?P<slug>[a-z0-9]+(?:_[a-z0-9]+)*)\.py")
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -196,8 +197,10 @@ def execute(nb: nbformat.NotebookNode, label: str, timeout: int = TIMEOUT_S) -> 
         config = Config()
         config.KernelManager.transport = "ipc"
         config.KernelManager.ip = os.path.join(tmp, "kernel")
+        # record_timing: each code cell keeps when it started and finished (metadata.execution),
+        # the run time the teaching plan gives it (coursebuild.pages.plan); the Colab copy drops it
         client = NotebookClient(nb, config=config, timeout=timeout, kernel_name=KERNEL["name"],
-                                record_timing=False, resources={"metadata": {"path": tmp}})
+                                record_timing=True, resources={"metadata": {"path": tmp}})
         try:
             client.execute(env=kernel_env())
         except CellExecutionError as exc:

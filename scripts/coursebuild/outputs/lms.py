@@ -4,7 +4,7 @@ Both come from ``docs/questions/self-check.yml`` (:mod:`coursebuild.selfcheck`) 
 build's results, one file per language:
 
 - ``moodle-<lang>.xml``: Moodle XML, one ``<question type="category">`` per lesson, then its
-  questions: ``numerical`` (the answer with ``<tolerance>``, the explanation as general
+  questions, each named by the number its lesson page shows (``3.A``) and its id: ``numerical`` (the answer with ``<tolerance>``, the explanation as general
   feedback) and ``multichoice`` (single answer, ``fraction`` 100 or 0, each choice's
   explanation as its ``<feedback>``). Texts are HTML; math is ``\\( … \\)``, which Moodle's
   MathJax filter draws. Written with the standard library: the one Moodle XML package on PyPI,
@@ -43,8 +43,8 @@ def items(lang: str, results: dict, lessons: dict | None = None) -> list[dict]:
     lessons = selfcheck.load() if lessons is None else lessons
     ctx, out = _Ctx(lang, results), []
     for n, questions in lessons.items():
-        for q in questions:
-            item = {"lesson": n, "id": q["id"], "type": q["type"],
+        for i, q in enumerate(questions, 1):
+            item = {"lesson": n, "id": q["id"], "type": q["type"], "label": selfcheck.number_label(n, i),
                     "text": selfcheck.filled(selfcheck.entry_text(q, lang, lang, q["id"]), ctx).strip()}
             if q["type"] == "number":
                 item.update(answer=selfcheck.expected(q, results), tolerance=selfcheck.tolerance(q),
@@ -80,7 +80,8 @@ def moodle_xml(lang: str, entries: list[dict]) -> bytes:
             ET.SubElement(ET.SubElement(cat, "category"), "text").text = (
                 f"$course$/{ui.text(lang, 'lms.title')}/{ui.text(lang, 'lesson.number', n=lesson)}")
         q = ET.SubElement(quiz, "question", type="numerical" if e["type"] == "number" else "multichoice")
-        ET.SubElement(ET.SubElement(q, "name"), "text").text = e["id"]
+        # the number the lesson page shows (3.A, never a check question's 3.1), then the id
+        ET.SubElement(ET.SubElement(q, "name"), "text").text = f"{e['label']} {e['id']}"
         _text_el(q, "questiontext", _html(e["text"]))
         ET.SubElement(q, "defaultgrade").text = "1"
         if e["type"] == "number":
@@ -126,7 +127,7 @@ def text2qti_source(lang: str, entries: list[dict]) -> str:
     title = ui.text(lang, "lms.title")
     lines = [f"Quiz title: {title}", f"Quiz description: {title}", ""]
     for i, e in enumerate(entries, 1):
-        lines.append(f"Title: {ui.text(lang, 'lesson.number', n=e['lesson'])} · {e['id']}")
+        lines.append(f"Title: {e['label']} · {e['id']}")
         lines.append(f"{i}.  {_one_line(e['text'])}")
         if e["type"] == "number":
             lines.append(f"... {_one_line(e['explain'])}")
