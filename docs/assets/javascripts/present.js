@@ -35,23 +35,23 @@
   /** @type {ResizeObserver | null} */
   let watcher = null
   let size = "", pending = 0, repacks = [] // the window size packed for; a guard against loops
-  /** @type {Element | null} */
-  let grown = null
 
   // blocks that are split between screens like a section: the self-check's questions (each
-  // question a block, under the self-check's own title)
-  const SPLIT = "section.self-check"
+  // question a block, under the self-check's own title) and an opened note (its paragraphs,
+  // figures and code under its summary; notes of 2,000 px open in lesson 8)
+  const SPLIT = "section.self-check, details[open]"
   const isSplit = (el) => el.matches(SPLIT)
   // what a paragraph may lead into, and is kept with on a screen
   const DISPLAY = ".md-typeset__scrollwrap, div.arithmatex, .widget, p:has(> a.glightbox > img)"
-  // a container's title, repeated on each of its screens as a section's heading is
+  // a container's title (its first child: a heading, or a note's summary), repeated on each of its
+  // screens as a section's heading is
+  const isTitle = (el) => el.parentElement !== article && isSplit(el.parentElement) &&
+    el === el.parentElement.firstElementChild && /^(H[3-6]|SUMMARY)$/.test(el.tagName)
   const titleOf = (el) => {
-    const box = el.parentElement
-    return box && box !== article && isSplit(box) && /^H[3-6]$/.test(box.firstElementChild.tagName) &&
-      box.firstElementChild !== el ? [/** @type {HTMLElement} */ (box.firstElementChild)] : []
+    const first = el.parentElement && el.parentElement.firstElementChild
+    return first && first !== el && isTitle(first) ? [/** @type {HTMLElement} */ (first)] : []
   }
-  const isHeading = (el) => /^H[12]$/.test(el.tagName) || (el.parentElement !== article && isSplit(el.parentElement) &&
-    el === el.parentElement.firstElementChild)
+  const isHeading = (el) => /^H[12]$/.test(el.tagName) || isTitle(el)
 
   // the ## sections: the title and what comes before the first ##, then one per ## heading; each
   // a list of blocks (the children of a SPLIT container stand for it)
@@ -94,6 +94,11 @@
    * @param {HTMLElement[]} screen */
   const shrink = (screen) => {
     const block = screen[screen.length - 1]
+    // a table first loses the air in its cells (extra.css), so that its text stays the body's size
+    if (block.querySelector("table")) {
+      block.setAttribute("data-present-compact", "")
+      if (fits()) return
+    }
     const base = parseFloat(getComputedStyle(block).zoom) || 1
     let k = 1
     for (let i = 0; i < 8 && !fits(); i++) {
@@ -111,6 +116,7 @@
     for (const el of article.querySelectorAll("[data-present-scaled]")) {
       /** @type {HTMLElement} */ (el).style.removeProperty("zoom")
       el.removeAttribute("data-present-scaled")
+      el.removeAttribute("data-present-compact")
     }
     shapeFigures()
     bar && root.style.setProperty("--present-bar", `${bar.offsetHeight}px`)
@@ -160,16 +166,14 @@
   // the screen that holds `el` (the first, for a heading that several screens share)
   const screenOf = (el) => Math.max(0, screens.findIndex((s) => s.some((b) => b === el || b.contains(el))))
 
-  // what the screen is about: the focused element when it is on screen, else the block that has
-  // just grown (a widget drawn, a note opened), else its first block (not the heading, which the
-  // screens of a long section share)
+  // what the screen is about: the focused element when it is on screen (a note's summary, a
+  // widget's control), else its first block (not the heading, which the screens of a long
+  // section share), so that a screen split again never skips what was on it
   const anchor = () => {
     const screen = screens[at] || []
-    const mine = (el) => el && screen.some((b) => !isHeading(b) && b.contains(el))
     const focused = document.activeElement
-    const keep = mine(focused) ? focused : mine(grown) ? grown : screen.find((b) => !isHeading(b)) || screen[0]
-    grown = null
-    return keep
+    if (focused && screen.some((b) => b.contains(focused)) && !/^H[12]$/.test(focused.tagName)) return focused
+    return screen.find((b) => !isHeading(b)) || screen[0]
   }
 
   const repack = () => {
@@ -243,12 +247,11 @@
     document.addEventListener("keydown", onKey)
     window.addEventListener("resize", onResize)
     // something on screen changed size (a note opened, a widget drawn, a figure or font loaded)
-    watcher = new ResizeObserver((entries) => {
-      for (const e of entries) if (!e.target.hasAttribute("data-present-hidden") && e.contentRect.height > 0) grown = e.target
-      if (!fits()) later()
-    })
+    watcher = new ResizeObserver(() => { if (!fits()) later() })
     for (const el of article.children) watcher.observe(el)
     for (const img of article.querySelectorAll("img")) img.addEventListener("load", later)
+    // a note opened or closed is split again (or joined again) into the screens it needs
+    article.addEventListener("toggle", later, true)
     show(typeof where === "number" ? where : where ? screenOf(where) : 0)
   }
 
@@ -258,9 +261,11 @@
     window.removeEventListener("resize", onResize)
     if (watcher) watcher.disconnect()
     for (const img of article.querySelectorAll("img")) img.removeEventListener("load", later)
+    article.removeEventListener("toggle", later, true)
     for (const el of article.querySelectorAll("[data-present-scaled]")) {
       /** @type {HTMLElement} */ (el).style.removeProperty("zoom")
       el.removeAttribute("data-present-scaled")
+      el.removeAttribute("data-present-compact")
     }
     article.querySelectorAll("[data-present-hidden]").forEach((el) => el.removeAttribute("data-present-hidden"))
     for (const img of article.querySelectorAll("a.glightbox > img")) /** @type {HTMLElement} */ (img).style.removeProperty("--present-ratio")
