@@ -147,43 +147,81 @@ def open_every_note(page, lang):
         page.keyboard.press("ArrowRight")
 
 
-def page_through(page, lang, height=SCREEN["height"]):
-    """From the first screen to the last with the right arrow; returns (screens, widgets seen,
-    problems, the scaled blocks, how often the screens were made again on the way). Every block of
-    the lesson must be on a screen, in the page's order, and every screen under one heading. A
-    widget that grows once drawn (one that loads its model when it comes into view) makes the view
-    split again; the screen on show then keeps its first block, and what no longer fits moves on
-    to the next screen, so a block may be seen twice but never skipped."""
+def walk_by_keys(page):
+    """Each screen's state, from the one on show to the last, with the right arrow between them;
+    on a screen with widgets, once they are drawn (and the view fitted again): (state, the status
+    before the widgets were drawn, or None)."""
+    state = page.evaluate(STATE)
+    while True:
+        before = None
+        if state["widgets"]:
+            page.wait_for_function(WIDGETS_READY, timeout=20000)
+            page.wait_for_timeout(50)  # a few frames: a widget that grew has been fitted
+            before, state = state["status"], page.evaluate(STATE)
+        yield state, before
+        n, total = state["status"].split(" / ")
+        if n == total:
+            return
+        page.keyboard.press("ArrowRight")
+        state = page.evaluate(STATE)
+
+
+# the same walk inside the page, in one call (a round trip per screen is most of the time of
+# paging through 18 lessons): the right arrow's keydown sent to the focused element, as a key
+# press arrives
+WALK = "async () => { const state = " + STATE + "\n  const ready = " + WIDGETS_READY + """
+  const wait = (ms) => new Promise((r) => setTimeout(r, ms))
+  const out = []
+  for (let i = 0; i < 300; i++) {
+    let s = state(), before = null
+    if (s.widgets.length) {
+      const t = performance.now()
+      while (!ready()) {
+        if (performance.now() - t > 20000) return [...out, [s, 'widgets not drawn in 20 s']]
+        await wait(50)
+      }
+      await wait(50)
+      before = s.status
+      s = state()
+    }
+    out.push([s, before])
+    const [n, total] = s.status.split(' / ')
+    if (n === total) return out
+    document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))
+  }
+  return out
+}"""
+
+
+def page_through(page, lang, height=SCREEN["height"], in_page=False):
+    """From the first screen to the last with the right arrow; returns (screens, screens with
+    widgets, problems, the scaled blocks, how often the screens were made again on the way).
+    Every block of the lesson must be on a screen, in the page's order, and every screen under one
+    heading. A widget that grows once drawn (one that loads its model when it comes into view)
+    makes the view split again; the screen on show then keeps its first block, and what no longer
+    fits moves on to the next screen, so a block may be seen twice but never skipped."""
     state = page.evaluate(STATE)
     assert state["mode"] and not state["header"] and not state["sidebar"], state
     total = int(state["status"].split("/")[1])
     assert state["status"] == f"1 / {total}" and total >= state["sections"] + 1, state
     problems, widgets, scaled, on, headings, remade = [], 0, [], [], [], 0
-    n = 1
-    while True:
+    n = 0
+    for state, before in (page.evaluate(WALK) if in_page else walk_by_keys(page)):
+        assert before != "widgets not drawn in 20 s", (lang, state)
+        now, of = (int(x) for x in state["status"].split(" / "))
+        if before is not None:
+            widgets += 1
+        if of != total or now != n + 1 or (before is not None and before != state["status"]):
+            remade += 1  # split again on the way (no block may be skipped)
+        n, total = now, of
         where = f"{lang} {page.url.split('/lessons/')[1].split('?')[0]}screen {n}/{total}"
-        if state["widgets"]:
-            page.wait_for_function(WIDGETS_READY, timeout=20000)
-            widgets += len(state["widgets"])
-            page.wait_for_timeout(50)  # two frames: a widget that grew has been fitted
-            before, state = state["status"], page.evaluate(STATE)  # drawn: measured again
-            if state["status"] != before:
-                remade += 1
-                n, total = (int(x) for x in state["status"].split(" / "))
+        assert len(headings) < 3 * total, f"{where}: the right arrow does not get to the end"
         assert state["h1"] + len(state["h2"]) == 1, f"{where} shows {state['h1']} titles and {state['h2']}"
         headings.append(state["h2"][0] if state["h2"] else "")
         problems += screen_problems(state, where, height)
         scaled += [f"{where}: {s}" for s in state["scaled"]]
         on += state["on"]
-        if n == total:
-            break
-        page.keyboard.press("ArrowRight")
-        state = page.evaluate(STATE)
-        now, of = (int(x) for x in state["status"].split(" / "))
-        if of != total or now != n + 1:  # split again on the way (no block may be skipped)
-            remade, total = remade + 1, of
-        n = now
-        assert len(headings) < 3 * total, f"{where}: the right arrow does not get to the end"
+    assert n == total, f"{lang}: stopped at screen {n} of {total}"
     page.keyboard.press("ArrowRight")  # past the end: stays
     assert page.evaluate(STATE)["status"] == f"{total} / {total}"
     first = list(dict.fromkeys(on))
@@ -204,7 +242,7 @@ def test_every_screen_of_every_lesson_fits_1080_px(browser, site_url):
     try:
         for lang, path in EVERY_LESSON:
             open_present(page, site_url + path + "?present")
-            total, _, found, small, _ = page_through(page, lang)
+            total, _, found, small, _ = page_through(page, lang, in_page=True)
             problems += found
             scaled += small
         assert not page.errors, page.errors
