@@ -79,9 +79,7 @@ def learn_merges(text: str, vocab_size: int, pattern: str = SPLIT_PATTERN) -> li
     Each merge takes the most frequent adjacent pair (on a tie the pair of lowest ranks). Counting
     all pairs again after every merge would be slow, so the counts are kept up to date instead:
     each distinct pre-token is held once with its frequency, and a merge recounts only the
-    pre-tokens that hold the merged pair. Two pairs can join into the same bytes ("a"+"bc" and
-    "ab"+"c"); the second then becomes the token the first made, so each token is in the
-    vocabulary once."""
+    pre-tokens that hold the merged pair."""
     if vocab_size < N_BYTES:
         raise ValueError(f"vocab_size must be at least {N_BYTES} (one token per byte), got {vocab_size}")
     frequency = Counter(pre_tokenise(text, pattern))        # distinct pre-token -> how often
@@ -98,15 +96,12 @@ def learn_merges(text: str, vocab_size: int, pattern: str = SPLIT_PATTERN) -> li
     heap = [(-n, pair) for pair, n in pairs.items()]
     heapq.heapify(heap)
     vocab = [bytes([b]) for b in range(N_BYTES)]
-    rank_of = {token: rank for rank, token in enumerate(vocab)}
     while len(vocab) < vocab_size and heap:
         n, best = heapq.heappop(heap)
         if pairs.get(best, 0) != -n:
             continue                                         # out of date
-        joined = vocab[best[0]] + vocab[best[1]]
-        new = rank_of.setdefault(joined, len(vocab))
-        if new == len(vocab):
-            vocab.append(joined)
+        new = len(vocab)
+        vocab.append(vocab[best[0]] + vocab[best[1]])
         changed = set()
         for w in holders.pop(best):
             for pair in zip(words[w], words[w][1:]):         # take the word's pairs out ...

@@ -229,3 +229,47 @@ def text(lang: str, part: str, root: Path = ROOT) -> str:
         raise ValueError(f"part must be 'train' or 'validation', got {part!r}")
     train, validation = split(lang, root)
     return "\n\n".join(d.text for d in (train if part == "train" else validation))
+
+
+# --- what a tokenizer trained mostly on English costs Korean --------------------------------
+
+def tokens_per_character_table(vocab_size: int = 1024, root: Path = ROOT) -> dict[str, dict[str, float]]:
+    """Tokens per character of each language's validation text, ``{trained on: {lang: value}}``,
+    for a tokenizer trained on both languages' training text (``"ko+en"``) and one of the same
+    ``vocab_size`` trained on the English training text alone (``"en"``)."""
+    from ..tokenizer import Tokenizer, tokens_per_character
+
+    trained = {"ko+en": Tokenizer.train(text("ko", "train", root) + "\n\n" + text("en", "train", root), vocab_size),
+               "en": Tokenizer.train(text("en", "train", root), vocab_size)}
+    return {name: {lang: tokens_per_character(tok, text(lang, "validation", root)) for lang in LANGS}
+            for name, tok in trained.items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the corpus's size per language and part, how long training the tokenizer on both
+    languages takes, and :func:`tokens_per_character_table`."""
+    import argparse
+    import time
+
+    from ..tokenizer import Tokenizer
+
+    parser = argparse.ArgumentParser(prog="python -m tutorial_code.tasks.corpus", description=main.__doc__)
+    parser.add_argument("--vocab-size", type=int, nargs="+", default=[512, 1024, 2048])
+    args = parser.parse_args(argv)
+    for lang in LANGS:
+        for part in ("train", "validation"):
+            body = text(lang, part)
+            print(f"{lang} {part:10} {len(body.encode('utf-8')) / 1000:6.1f} KB UTF-8, {len(body):7,} characters")
+    both = text("ko", "train") + "\n\n" + text("en", "train")
+    print("tokens per character of the validation text, ko and en, by what the tokenizer was trained on")
+    for vocab_size in args.vocab_size:
+        wall, cpu = time.perf_counter(), time.process_time()
+        Tokenizer.train(both, vocab_size)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        table = tokens_per_character_table(vocab_size)
+        cells = "   ".join(f"{name}: {row['ko']:.3f}, {row['en']:.3f}" for name, row in table.items())
+        print(f"vocab {vocab_size:5}: {cells}   (training on ko+en: {wall:.2f} s wall, {cpu:.2f} s CPU)")
+
+
+if __name__ == "__main__":
+    main()
