@@ -35,9 +35,9 @@ from pathlib import Path
 
 import regex
 
-# GPT-2's split (its encoder.py), with \s written \p{White_Space}: Python's re, the Rust regex
-# in tiktoken and JavaScript each give \s a slightly different set of characters (U+001C-U+001F,
-# U+FEFF), and the Unicode property is the same set in all three.
+# GPT-2's split (its encoder.py), with \s written \p{White_Space}: JavaScript's \s leaves out
+# U+0085 and takes in U+FEFF (Python's re takes in U+001C-U+001F), while the Unicode property is
+# one set in the regex package, in the Rust regex inside tiktoken and in JavaScript.
 SPLIT_PATTERN = (r"""'s|'t|'re|'ve|'m|'ll|'d"""           # English contractions
                  r"""| ?\p{L}+| ?\p{N}+"""                # a word, a run of digits (with a space before)
                  r"""| ?[^\p{White_Space}\p{L}\p{N}]+"""  # a run of anything else: punctuation, emoji
@@ -191,7 +191,7 @@ class Tokenizer:
         tiktoken, so ``decode`` of any ids is a string, and ``decode(encode(s)) == s``."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
 
-    def tokens(self, text: str) -> list[str]:
+    def token_texts(self, text: str) -> list[str]:
         """How ``text`` is split: each token's text (part of a character shows as U+FFFD)."""
         return [self.decode([i]) for i in self.encode(text)]
 

@@ -5,7 +5,8 @@ model's) text.
 * training and validation are whole document groups, the same groups in both languages, fixed
   by the groups' names (the same split twice, and from a copy of the sources in another folder);
 * no validation document's text is in training: no validation paragraph equals a training one,
-  and no validation sentence of 40 characters or more occurs anywhere in the training text;
+  and no validation sentence of 40 characters or more occurs anywhere in the training text
+  (the corpus drops from validation the sentences training repeats word for word);
 * the instructor pages are not in it, and neither are the check questions' worked answers;
 * markup is taken off (no placeholder, formula, fence, table, HTML or attribute list is left),
   and :func:`prose` does to a page written here what its docstring says;

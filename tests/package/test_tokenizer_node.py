@@ -57,9 +57,9 @@ def test_the_page_reads_the_saved_file_and_splits_as_python(tmp_path):
     tok.save(tmp_path / "tokenizer.json")
     texts = ["트랜스포머는 어텐션만으로 시퀀스를 읽습니다.", "It's 2017:  attention 👍🏽\n\n", "\u1112\u1161\u11ab글"]
     got = run_js(["tokenizer.js"], """async (texts) => { const t = await Tokenizer.load("tokenizer.json");
-        return texts.map((s) => [Tokenizer.preTokenise(s, t.split), Tokenizer.tokens(t, s), t.vocab.length]); }""",
+        return texts.map((s) => [Tokenizer.preTokenise(s, t.split), Tokenizer.tokenTexts(t, s), t.vocab.length]); }""",
                  texts, root=tmp_path)
-    assert got == [[pre_tokenise(s), tok.tokens(s), tok.vocab_size] for s in texts]
+    assert got == [[pre_tokenise(s), tok.token_texts(s), tok.vocab_size] for s in texts]
 
 
 def test_the_page_refuses_what_python_refuses():

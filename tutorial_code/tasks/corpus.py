@@ -23,8 +23,8 @@ every other page is a group of its own. :func:`split` puts whole groups into tra
 validation, the same groups in both languages (a page's translation in training would tell the
 model what the validation page says), chosen in an order fixed by a hash of the group's name,
 so the split is the same on every machine and changes only when pages are added or removed. A
-validation paragraph that also appears word for word in training (a repeated heading such as
-"Motivation") is dropped from validation.
+validation sentence that also appears word for word in training (a repeated heading such as
+"Motivation", a cited title) is dropped from validation.
 """
 
 from __future__ import annotations
@@ -58,10 +58,10 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _BOX = re.compile(r'^\s*(?:!!!|\?\?\?\+?)\s*[\w-]*(?:\s+"([^"]*)")?\s*$')   # !!! note "title"
 _EDITION = re.compile(r"^\s*\[\[edition:(open|student|end)\]\]\s*$")
 _SENTENCE_END = re.compile(r"(?<=[^\d\s][.!?])\s+")   # not after "3." of a numbered step
-_HOLE = re.compile(r"(?<!\\)\[\[|(?<!\\)\$")        # a placeholder or a formula
+_HOLE = re.compile(r"\[\[|(?<!\\)\$")   # a placeholder (or one written out, \[[), a formula
 _INLINE = [                                          # applied in this order
     (re.compile(r"`([^`]*)`"), r"\1"),               # inline code: keep the words
-    (re.compile(r"\\([\[$])"), r"\1"),               # \[[ and \$ are written for [[ and $
+    (re.compile(r"\\\$"), "$"),                      # \$ is written for $
     (re.compile(r"!\[[^\]]*\]\([^)]*\)"), ""),       # images
     (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),   # links: keep the text
     (re.compile(r"\[([^\]]*)\]\[[^\]]*\]"), r"\1"),  # reference links
@@ -206,17 +206,22 @@ def validation_groups(root: Path = ROOT) -> list[str]:
     return sorted(taken)
 
 
+def _sentences(paragraph: str) -> list[str]:
+    return _SENTENCE_END.split(paragraph)
+
+
 def split(lang: str, root: Path = ROOT) -> tuple[list[Document], list[Document]]:
     """The documents of one language as (training, validation), whole groups on either side;
-    validation without the paragraphs that training has word for word."""
+    validation without the sentences that training has word for word."""
     held_out = set(validation_groups(root))
     docs = documents(lang, root)
     train = [d for d in docs if d.group not in held_out]
-    seen = {line for d in train for line in d.text.split("\n")}
+    seen = {s for d in train for line in d.text.split("\n") for s in _sentences(line)}
     validation = []
     for d in docs:
         if d.group in held_out:
-            kept = "\n".join(line for line in d.text.split("\n") if line not in seen)
+            lines = (" ".join(s for s in _sentences(line) if s not in seen) for line in d.text.split("\n"))
+            kept = "\n".join(line for line in lines if line)
             if kept:
                 validation.append(Document(d.lang, d.source, d.group, kept))
     return train, validation

@@ -1,7 +1,8 @@
 // @ts-check
 // The course's byte-level BPE tokenizer in plain JavaScript: encode and decode as
 // tutorial_code/tokenizer.py does, with its names and in its order (pre_tokenise → preTokenise,
-// encode_piece → encodePiece, ...). It reads the ranks the Python side saves (Tokenizer.save:
+// Tokenizer.from_json → fromJSON, encode_piece → encodePiece, token_texts → tokenTexts, ...).
+// It reads the ranks the Python side saves (Tokenizer.save:
 // {"pattern": ..., "tokens": [base64 bytes, in rank order]}); it does not train. A test runs it
 // in Node on thousands of strings and compares every token with the Python tokenizer's.
 // A byte string is held as a JavaScript string of char codes 0-255, one per byte, so that
@@ -105,7 +106,7 @@ var Tokenizer = (function () {
 
   // how text is split: each token's text (part of a character shows as U+FFFD)
   /** @param {BPE} tok @param {string} text @returns {string[]} */
-  function tokens(tok, text) {
+  function tokenTexts(tok, text) {
     return encode(tok, text).map(function (id) { return decode(tok, [id]); });
   }
 
@@ -120,7 +121,7 @@ var Tokenizer = (function () {
 
   const api = {
     preTokenise: preTokenise, utf8Bytes: utf8Bytes, fromJSON: fromJSON, encodePiece: encodePiece,
-    encode: encode, decodeBytes: decodeBytes, decode: decode, tokens: tokens, load: load,
+    encode: encode, decodeBytes: decodeBytes, decode: decode, tokenTexts: tokenTexts, load: load,
   };
   return /** @type {Closed<typeof api>} */ (api);
 })();
