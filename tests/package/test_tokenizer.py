@@ -1,4 +1,4 @@
-"""tutorial_code/tokenizer.py: byte-level BPE.
+"""tutorial_code/tasks/tokenizer.py: byte-level BPE.
 
 * decode(encode(s)) == s for any string UTF-8 can hold (a property test: Hangul, conjoining
   jamo, emoji, every kind of white space, any code point but a surrogate), and the split loses
@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from tokenizer_cases import EMOJI, SPACES, corpus_lines, strings, trained
 
 from tutorial_code.tasks import corpus
-from tutorial_code.tokenizer import N_BYTES, SPLIT_PATTERN, Tokenizer, merge, pre_tokenise, tokens_per_character
+from tutorial_code.tasks.tokenizer import N_BYTES, SPLIT_PATTERN, Tokenizer, merge, pre_tokenise, tokens_per_character
 
 # the same examples on every run and machine; no example database written into the repository
 SAME_EXAMPLES = settings(max_examples=400, deadline=None, database=None, derandomize=True)

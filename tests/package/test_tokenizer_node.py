@@ -19,7 +19,7 @@ import pytest
 from node_runner import JAVASCRIPTS, NodeError, run_js
 from tokenizer_cases import strings, trained
 
-from tutorial_code.tokenizer import pre_tokenise
+from tutorial_code.tasks.tokenizer import pre_tokenise
 
 ENCODE_ALL = """(a) => { const t = Tokenizer.fromJSON(a.ranks);
                          return a.texts.map((s) => Tokenizer.encode(t, s)); }"""

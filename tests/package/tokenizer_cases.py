@@ -21,7 +21,7 @@ import unicodedata
 from functools import lru_cache
 
 from tutorial_code.tasks import corpus
-from tutorial_code.tokenizer import Tokenizer
+from tutorial_code.tasks.tokenizer import Tokenizer
 
 VOCAB_SIZE = 1024
 RANDOM_COUNT = 3000

@@ -242,7 +242,7 @@ def tokens_per_character_table(vocab_size: int = 1024, root: Path = ROOT) -> dic
     """Tokens per character of each language's validation text, ``{trained on: {lang: value}}``,
     for a tokenizer trained on both languages' training text (``"ko+en"``) and one of the same
     ``vocab_size`` trained on the English training text alone (``"en"``)."""
-    from ..tokenizer import Tokenizer, tokens_per_character
+    from .tokenizer import Tokenizer, tokens_per_character
 
     trained = {"ko+en": Tokenizer.train(text("ko", "train", root) + "\n\n" + text("en", "train", root), vocab_size),
                "en": Tokenizer.train(text("en", "train", root), vocab_size)}
@@ -256,7 +256,7 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
     import time
 
-    from ..tokenizer import Tokenizer
+    from .tokenizer import Tokenizer
 
     parser = argparse.ArgumentParser(prog="python -m tutorial_code.tasks.corpus", description=main.__doc__)
     parser.add_argument("--vocab-size", type=int, nargs="+", default=[512, 1024, 2048])

@@ -1,7 +1,8 @@
 // @ts-check
 // The course's byte-level BPE tokenizer in plain JavaScript: encode and decode as
-// tutorial_code/tokenizer.py does, with its names and in its order (pre_tokenise → preTokenise,
-// Tokenizer.from_json → fromJSON, encode_piece → encodePiece, token_texts → tokenTexts, ...).
+// tutorial_code/tasks/tokenizer.py does, with its names and in its order (pre_tokenise →
+// preTokenise, Tokenizer.from_json → fromJSON, encode_piece → encodePiece, token_texts →
+// tokenTexts, ...).
 // It reads the ranks the Python side saves (Tokenizer.save:
 // {"pattern": ..., "tokens": [base64 bytes, in rank order]}); it does not train. A test runs it
 // in Node on thousands of strings and compares every token with the Python tokenizer's.
