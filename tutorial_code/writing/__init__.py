@@ -1,6 +1,11 @@
-"""Writing text with a decoder: how the next token is chosen (:mod:`.sampling`).
+"""Writing text with a decoder: the text it learns from, its tokens, and how it picks the next one.
 
-Greedy decoding (``tutorial_code.generate``) always takes the most probable token; a model that
-writes also samples: temperature, top-k and top-p change the distribution the next token is drawn
-from. The page's ``sampling.js`` follows this package's names and order.
+* :mod:`.corpus` — the course's own prose in Korean and English, split into training and
+  validation by document;
+* :mod:`.tokenizer` — byte-level BPE (train, encode, decode), as GPT-2 and tiktoken do it;
+* :mod:`.sampling` — greedy decoding, temperature, top-k and top-p.
+
+Greedy generation with a key/value cache is ``tutorial_code.generate``. The page's
+``tokenizer.js`` and ``sampling.js`` follow these modules' names and order. No experiment imports
+this package yet, so a change here retrains nothing.
 """
