@@ -160,7 +160,8 @@ def test_the_glossary_refuses_the_second_words(text, wrong):
 # program raises is an 오류, never an 에러. 항목 keeps its everyday sense (an item of a list) in the
 # prompt cards and the build page's table of versions. Files another change is rewording still hold the old word, named here with it: drop
 # a name once its file is done.
-EVERYDAY_SENSE = {"항목": {"docs/ko/teaching/prompt-cards.md", "docs/ko/build.md"}}
+EVERYDAY_SENSE = {"항목": {"docs/ko/teaching/prompt-cards.md", "docs/ko/build.md",
+                          "docs/questions/assignments.yml"}}  # a rubric's 평가 항목
 STILL_BEING_REWORDED: dict[str, set[str]] = {}
 ONE_WORD = {"항목": "칸", "에러": "오류"}
 

@@ -14,6 +14,7 @@ build stops with :class:`ChromiumMissing`, which says how to install it.
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .. import atomic
@@ -70,6 +71,13 @@ def print_pages(jobs: list[tuple[Path, Path, bool]]) -> list[dict]:
     if not jobs:
         return []
     binary = chromium()
+    # Playwright's sync API refuses a thread with a running asyncio loop (MkDocs' serve, or a
+    # test process whose browser fixture is open): the printing gets a thread of its own
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(_print_pages, jobs, binary).result()
+
+
+def _print_pages(jobs: list[tuple[Path, Path, bool]], binary: Path) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
     fit = FIT_JS.read_text(encoding="utf-8")

@@ -19,10 +19,10 @@ CLAIMS = {
                  "0.5 근처, 곧 찍기 수준입니다"),
     "no_position.acc": Claim(
         0.4, 0.7, page=LESSON_9,
-        sentence="평균 정확도는 가장 높아야 …에 그쳐, 순서 없이 가능한 최고치(표의 마지막 열)에 묶입니다"),
+        sentence="평균 정확도는 가장 높아야 …에 그쳐, 순서 없이 가능한 최고치(위의 길이별 정확도 표에서 '순서 없이 가능한 최고' 열)에 묶입니다"),
     "no_position.gap_to_bound": Claim(
         -0.2, 0.05, page=LESSON_9,
-        sentence="… 순서 없이 가능한 최고치(표의 마지막 열)에 묶입니다"),
+        sentence="… 순서 없이 가능한 최고치(위의 길이별 정확도 표에서 '순서 없이 가능한 최고' 열)에 묶입니다"),
     "transformer.attn_first_ratio": Claim(
         2.0, 1e9, page=LESSON_9,
         sentence="트랜스포머는 모든 길이에서 균등 분배선 1/L보다 훨씬 위에 있고 (그림 설명)"),
