@@ -1,11 +1,14 @@
 // @ts-check
-// The course's encoder–decoder in plain JavaScript: the forward pass the widgets run the site's
-// trained models with (lessons 1 and 8), and beside each forward function its backward
-// (…Backward), for lesson 8's trainer (trainer.js). It follows tutorial_code/ file by file with
+// The course's encoder–decoder (and its decoder-only variant) in plain JavaScript: the forward
+// pass the widgets run the site's trained models with (lessons 1 and 8), and beside each forward
+// function its backward (…Backward), for lesson 8's trainer (trainer.js). It follows tutorial_code/ file by file with
 // its names: attention.py → multihead.py → position.py → layers.py → models.py → generate.py.
 // A (B, L, D) tensor is here a matrix (B·L, D), the sequences' rows one after the other. Weights:
 // the build's export (pagedata/model_export.py), named as in state_dict(). Tests compare outputs
-// and every gradient with PyTorch.
+// and every gradient with PyTorch. Generation (generate.py: greedy, and beam search for the
+// translator) keeps each decoder layer's keys and values in a cache (newCache), as the Python
+// does, so each step computes only the newest position; a step's other arrays come from an
+// arena reused at the next step, the cache's never (appendToCache, reorderCache).
 // Top-level `var`, as CourseMath (maths.js): a global of the page and of the trainer's worker,
 // typed from the code below.
 var Transformer = (function () {
@@ -317,6 +320,8 @@ var Transformer = (function () {
     if (cache && xKV && cache.k && cache.v) {
       k = cache.k;  // the encoder output does not change between steps
       v = cache.v;
+      Lk = /** @type {number} */ (cache.length);
+      stride = /** @type {number} */ (cache.stride);
     } else if (cache && xKV) {
       k = cache.k = linear(source, p.W_K);  // kept by the cache: no arena
       v = cache.v = linear(source, p.W_V);
@@ -757,6 +762,65 @@ var Transformer = (function () {
     return /** @type {any} */ (greedyDecodeBatch(model, [src], maxNewTokens, true, opts)[0]);
   }
 
+  // reorder_cache: hypothesis b of the next step extends parents[b], so it gets that one's
+  // cached keys and values (self and cross), copied into new arrays
+  /** @param {LayerCache[]} cache @param {number[]} parents */
+  function reorderCache(cache, parents) {
+    cache.forEach(function (layer) {
+      [layer.self, layer.cross].forEach(function (part) {
+        if (!part || !part.k || !part.v) return;
+        const stride = /** @type {number} */ (part.stride), n = /** @type {number} */ (part.length) * part.k.cols;
+        ["k", "v"].forEach(function (name) {
+          const old = /** @type {Matrix} */ (part[name]), out = matrix(parents.length * stride, old.cols);
+          parents.forEach(function (from, b) { out.data.set(old.data.subarray(from * stride * old.cols, from * stride * old.cols + n), b * stride * old.cols); });
+          part[name] = out;
+        });
+      });
+    });
+  }
+
+  // length_penalty: GNMT's lp(Y) = ((5 + |Y|) / 6)^α (Wu et al. 2016)
+  function lengthPenalty(length, alpha) { return Math.pow((5 + length) / 6, alpha); }
+
+  // beam_search for one source: the beamWidth best hypotheses by summed log-probability (ties:
+  // the better-ranked hypothesis, then the smaller token id), those that wrote EOS set aside;
+  // stops when beamWidth have finished or after maxNewTokens steps; returns them (unfinished
+  // ones too if too few finished) best first by score / lp(length written), with the cache
+  /** @param {Model} model @param {number[]} src @param {number} maxNewTokens @param {number} beamWidth
+   *  @param {number} [alpha] @returns {{tokens: number[], score: number}[]} */
+  function beamSearch(model, src, maxNewTokens, beamWidth, alpha) {
+    const t = model.tokens, a = alpha === undefined ? 0.6 : alpha, enc = encode(model, [src]);
+    const cache = newCache(model.cfg.n_layers), mem = arena();
+    let beams = [[t.bos_id]], scores = [0];
+    /** @type {{tokens: number[], score: number}[]} */
+    let finished = [];
+    for (let step = 0; step < maxNewTokens; step++) {
+      mem.next = 0;
+      const masks = beams.map(function () { return enc.srcMasks[0]; });
+      const out = decode(model, beams.map(function (b) { return [b[b.length - 1]]; }), enc.memory, masks, true, mem, cache, step);
+      const V = out.logits.cols, L = out.logits.data, ranked = [];
+      for (let i = 0; i < beams.length; i++) {
+        let max = -Infinity, total = 0;
+        for (let v = 0; v < V; v++) max = Math.max(max, L[i * V + v]);
+        for (let v = 0; v < V; v++) total += Math.exp(L[i * V + v] - max);
+        const lse = max + Math.log(total);
+        for (let v = 0; v < V; v++) ranked.push({ score: scores[i] + (L[i * V + v] - lse), parent: i, token: v });
+      }
+      ranked.sort(function (x, y) { return y.score - x.score || x.parent - y.parent || x.token - y.token; });
+      const best = ranked.slice(0, beamWidth), keep = best.filter(function (c) { return c.token !== t.eos_id; });
+      best.forEach(function (c) { if (c.token === t.eos_id) finished.push({ tokens: beams[c.parent].concat([c.token]), score: c.score }); });
+      if (finished.length >= beamWidth || !keep.length) break;
+      reorderCache(cache, keep.map(function (c) { return c.parent; }));
+      beams = keep.map(function (c) { return beams[c.parent].concat([c.token]); });
+      scores = keep.map(function (c) { return c.score; });
+    }
+    const hyps = finished.length >= beamWidth ? finished
+      : finished.concat(beams.map(function (b, i) { return { tokens: b, score: scores[i] }; }));
+    return hyps.map(function (h, i) { return { h: h, i: i }; }).sort(function (x, y) {
+      return y.h.score / lengthPenalty(y.h.tokens.length - 1, a) - x.h.score / lengthPenalty(x.h.tokens.length - 1, a) || x.i - y.i;
+    }).slice(0, beamWidth).map(function (x) { return x.h; });
+  }
+
   // ---- loading the exported files
   // nest "encoder.layers.0.self_attn.W_Q.weight" into params.encoder.layers[0].self_attn.W_Q.weight
   function setPath(root, name, value) {
@@ -820,6 +884,7 @@ var Transformer = (function () {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
     greedyDecodeBatch: greedyDecodeBatch, decoderOnly: decoderOnly, generate: generate, newCache: newCache,
+    beamSearch: beamSearch,
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
     // training (trainer.js)
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy, arena: arena,
