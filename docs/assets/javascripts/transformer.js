@@ -1,8 +1,9 @@
 // @ts-check
 // The course's encoder–decoder (and its decoder-only variant) in plain JavaScript: the forward
 // pass the widgets run the site's trained models with (lessons 1 and 8), and beside each forward
-// function its backward (…Backward), for lesson 8's trainer (trainer.js). It follows tutorial_code/ file by file with
-// its names: attention.py → multihead.py → position.py → layers.py → models.py → generate.py.
+// function its backward (…Backward), for lesson 8's trainer (trainer.js). It follows
+// tutorial_code/ file by file with its names: attention.py → multihead.py → position.py →
+// layers.py → models.py → generate.py.
 // A (B, L, D) tensor is here a matrix (B·L, D), the sequences' rows one after the other. Weights:
 // the build's export (pagedata/model_export.py), named as in state_dict(). Tests compare outputs
 // and every gradient with PyTorch. Generation (generate.py: greedy, and beam search for the
