@@ -17,7 +17,7 @@
       title: "이 기기에서 재기: KV 캐시가 있을 때와 없을 때의 생성 시간",
       intro: function (m, n) {
         return "위의 측정과 같은 크기의 디코더 전용 모델(D " + m.d_model + ", 헤드 " + m.n_heads + "개, 층 수 N = " +
-          m.n_layers + ", 파라미터 " + n + "개, 가중치는 무작위)로 이 브라우저의 JavaScript가 토큰을 생성하는 시간을 잽니다. " +
+          m.n_layers + ", 무작위 값의 파라미터 " + n + "개)로 이 브라우저의 JavaScript가 토큰을 생성하는 시간을 잽니다. " +
           "점선은 이 사이트를 빌드한 기기에서 PyTorch로 잰 값입니다.";
       },
       measure: "이 기기에서 재기", stop: "멈추기", again: "다시 재기",
@@ -47,7 +47,7 @@
       title: "Measure on this device: generation time with and without the KV cache",
       intro: function (m, n) {
         return "Times your browser's JavaScript generating tokens with a decoder-only model of the size measured above (D " +
-          m.d_model + ", " + m.n_heads + " heads, N = " + m.n_layers + " layers, " + n + " parameters, random weights). " +
+          m.d_model + ", " + m.n_heads + " heads, N = " + m.n_layers + " layers, " + n + " parameters drawn at random). " +
           "The dashed lines are PyTorch, measured on the machine that built this site.";
       },
       measure: "Measure on this device", stop: "Stop", again: "Measure again",
@@ -128,9 +128,13 @@
     });
 
     function draw() {
+      // a log axis shows only positive times (a timer that rounds a very short run to 0 gives a
+      // cell in the table, not a point); with nothing to draw yet, 0.1 to 100 ms
+      const shown = function (name, N) { return N in ms[name] && ms[name][N] > 0 && isFinite(ms[name][N]); };
       const values = [];
-      SERIES.forEach(function (name) { d.lengths.forEach(function (N) { if (N in ms[name]) values.push(ms[name][N]); }); });
-      const lo = Math.floor(Math.log10(Math.min.apply(null, values))), hi = Math.ceil(Math.log10(Math.max.apply(null, values)));
+      SERIES.forEach(function (name) { d.lengths.forEach(function (N) { if (shown(name, N)) values.push(ms[name][N]); }); });
+      const lo = values.length ? Math.floor(Math.log10(Math.min.apply(null, values))) : -1;
+      const hi = values.length ? Math.ceil(Math.log10(Math.max.apply(null, values))) : 2;
       const top = hi > lo ? hi : lo + 1;
       const x0 = Math.log2(d.lengths[0]), x1 = Math.log2(d.lengths[d.lengths.length - 1]);
       const X = function (N) { return LEFT + (W - LEFT - RIGHT) * (Math.log2(N) - x0) / Math.max(1e-9, x1 - x0); };
@@ -152,7 +156,7 @@
       nodes.push(text({ x: LEFT + (W - LEFT - RIGHT) / 2, y: H - 6, "text-anchor": "middle" }, t.x));
       nodes.push(text({ x: -(TOP + (H - TOP - BOTTOM) / 2), y: 13, "text-anchor": "middle", transform: "rotate(-90)" }, t.y));
       SERIES.forEach(function (name) {
-        const s = style(name), pts = d.lengths.filter(function (N) { return N in ms[name]; });
+        const s = style(name), pts = d.lengths.filter(function (N) { return shown(name, N); });
         if (pts.length > 1) {
           nodes.push(M.svg("polyline", { fill: "none", stroke: s.stroke, "stroke-width": 2, "stroke-dasharray": s.dash,
                                          points: pts.map(function (N) { return X(N) + "," + Y(ms[name][N]); }).join(" ") }));
@@ -211,7 +215,8 @@
           }
         } else if (m.type === "done") {
           const N = d.lengths[d.lengths.length - 1];
-          finish("measured", t.done(N, num(ms.js_no_cache[N] / ms.js_cache[N]), num(ms.js_cache[N]), num(ms.py_cache[N])));
+          finish("measured", t.done(N, num(ms.js_no_cache[N] / ms.js_cache[N]), num(ms.js_cache[N]),
+                                    N in ms.py_cache ? num(ms.py_cache[N]) : t.notYet));
         }
       };
       worker.postMessage({ type: "start", config: d.config, lengths: d.lengths, repeats: d.repeats, seed: d.seed });
