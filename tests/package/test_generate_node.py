@@ -9,6 +9,8 @@ PyTorch, in Node (tests/node_runner.py).
 - A decoder-only model (``tc.DecoderOnlyTransformer``, random weights, post-LN and pre-LN): the
   page's ``generate`` writes ``tc.generate``'s tokens with and without the cache, and each
   cached step's probabilities equal PyTorch's.
+- Beam search (widths 1 to 5) of the translator: the page's hypotheses and scores are
+  ``tc.beam_search``'s; width 1 is greedy decoding.
 - The cache survives the arena: the step's matrices come from one arena, reused at the next
   step; no array of the cache is among the arena's, and what the cache holds after a step is
   unchanged by the next.
@@ -161,3 +163,52 @@ def test_a_cache_that_ignores_the_offset_fails_the_comparison():
         ref = torch.softmax(model(tc.generate(model, prompts, 8)[:, :-1]).double(), dim=-1)[:, 2:]
     got = probabilities(out["logits"]).view(8, 2, -1).transpose(0, 1)
     assert (got - ref).abs().max().item() > PROB_TOL
+
+
+# ---------------------------------------------------------------- beam search (the translator)
+
+BEAM = """async (x) => {
+  const model = await Transformer.loadModel(x.url);
+  const ref = await (await fetch(new URL(model.manifest.reference, new URL(x.url, location.href)))).json();
+  const srcs = ref.inputs.slice(0, x.n).map((input) => input.src), out = {};
+  for (const w of x.widths) out[w] = srcs.map((src) => Transformer.beamSearch(model, src, x.steps, w));
+  return {srcs, out};
+}"""
+BEAM_WIDTHS = (1, 2, 3, 4, 5)
+SCORE_TOL = 1e-4  # summed log-probabilities, float32 logits on both sides
+
+
+def test_the_translators_beam_search_gives_tutorial_codes_hypotheses_and_scores(built_site):
+    folder = built_site / MODEL_ROOT / "translation"
+    manifest = MODELS["translation"][0]
+    model = model_export.load_exported(folder / manifest)
+    tokens = json.loads((folder / manifest).read_text("utf-8"))["tokens"]
+    steps = json.loads((folder / manifest).read_text("utf-8"))["max_new_tokens"]
+    got = run_js(["maths.js", "transformer.js"], BEAM,
+                 {"url": manifest, "n": 40, "steps": steps, "widths": list(BEAM_WIDTHS)}, root=folder)
+    for w in BEAM_WIDTHS:
+        for src, page in zip(got["srcs"], got["out"][str(w)]):
+            want = tc.beam_search(model, torch.tensor([src]), tokens["bos_id"], tokens["eos_id"], steps, beam_width=w)
+            assert [h["tokens"] for h in page] == [h for h, _ in want], (w, src)
+            assert max(abs(h["score"] - s) for h, (_, s) in zip(page, want)) <= SCORE_TOL, (w, src)
+            assert len(want) == w
+        if w == 1:  # width 1 is greedy decoding
+            for src, page in zip(got["srcs"], got["out"]["1"]):
+                greedy = tc.greedy_decode(model, torch.tensor([src]), tokens["bos_id"], steps, eos_id=tokens["eos_id"])
+                assert page[0]["tokens"] == greedy[0].tolist()
+
+
+def test_each_beam_score_is_the_hypothesis_log_probability_and_one_source_is_required():
+    """On a random model, every width: each hypothesis' score (summed over the cached steps) is
+    its log-probability under teacher forcing; a batch of sources is refused."""
+    cfg = tc.TransformerConfig(vocab_size=23, d_model=32, n_heads=4, d_ff=64, n_layers=2)
+    torch.manual_seed(3)
+    model = tc.EncoderDecoderTransformer(cfg).eval()
+    src = torch.tensor([[1, 5, 9, 4, 7, 2]])
+    for w in BEAM_WIDTHS:
+        for hyp, score in tc.beam_search(model, src, 1, 2, 8, beam_width=w, alpha=0.0):
+            with torch.no_grad():
+                logp = model(src, torch.tensor([hyp[:-1]])).double().log_softmax(-1)[0]
+            assert score == pytest.approx(sum(logp[i, t].item() for i, t in enumerate(hyp[1:])), abs=1e-5)
+    with pytest.raises(ValueError, match="one source"):
+        tc.beam_search(model, torch.cat([src, src]), 1, 2, 8)
