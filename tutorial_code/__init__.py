@@ -22,7 +22,7 @@ then params (counting) and device (where to run).
 
 from .attention import scaled_dot_product_attention
 from .device import describe_device, pick_device
-from .generate import generate, greedy_decode
+from .generate import beam_search, generate, greedy_decode
 from .layers import DecoderLayer, EncoderLayer, PositionwiseFeedForward
 from .masks import causal_mask, combine_masks, padding_mask
 from .models import (
@@ -48,5 +48,5 @@ __all__ = [
     "LearnedPositionalEmbedding", "RotaryEmbedding", "PositionwiseFeedForward",
     "EncoderLayer", "DecoderLayer", "Encoder", "Decoder", "TransformerConfig",
     "EncoderDecoderTransformer", "EncoderOnlyTransformer", "DecoderOnlyTransformer",
-    "generate", "greedy_decode", "count_parameters", "pick_device", "describe_device",
+    "generate", "greedy_decode", "beam_search", "count_parameters", "pick_device", "describe_device",
 ]

@@ -1,10 +1,12 @@
-"""Greedy generation, one token at a time, with or without a key/value cache.
+"""Generation, one token at a time, with or without a key/value cache: greedy, and beam search.
 
 Training runs every position in parallel under the causal mask; generation cannot, since
 each new token depends on the ones before it. Without a cache each step runs the whole
 prefix through the decoder again. With a cache each layer keeps the keys and values of
 the tokens it has already seen (they never change: the causal mask stops them from
-seeing later tokens), so each step only computes the newest position.
+seeing later tokens), so each step only computes the newest position. Beam search keeps
+the few most probable hypotheses instead of one; each takes over the cache of the
+hypothesis it extends.
 """
 
 from __future__ import annotations
@@ -89,6 +91,64 @@ def greedy_decode(
 
         return greedy_loop(step, bos, len(model.decoder.layers), max_new_tokens, use_cache, eos_id,
                            model.cfg.pad_id)
+    finally:
+        model.train(was_training)
+
+
+def reorder_cache(cache: list[dict], parents: Tensor) -> None:
+    """Keep, for each new hypothesis, the cached keys and values of the one it extends."""
+    for layer in cache:
+        for part in layer.values():  # "self" and "cross"
+            for name in ("k", "v"):
+                part[name] = part[name].index_select(0, parents)  # (beams, h, L, d_k)
+
+
+def length_penalty(length: int, alpha: float) -> float:
+    """GNMT's lp(Y) = ((5 + |Y|) / 6)^α (Wu et al. 2016, §7); α = 0 ranks by log-probability alone."""
+    return ((5 + length) / 6) ** alpha
+
+
+@torch.no_grad()
+def beam_search(
+    model: EncoderDecoderTransformer, src: Tensor, bos_id: int, eos_id: int, max_new_tokens: int,
+    beam_width: int = 4, alpha: float = 0.6,
+) -> list[tuple[list[int], float]]:
+    """Translate one source ``src`` (1, L_s) keeping the ``beam_width`` best hypotheses.
+
+    The 2017 paper decodes with a beam of 4 and α = 0.6 (§6.1). Each step extends every kept
+    hypothesis by every token; the candidates are ranked by their summed log-probability (ties:
+    the better-ranked hypothesis, then the smaller token id), and the best ``beam_width`` of them are
+    kept, those that wrote EOS set aside as finished. It stops when ``beam_width`` hypotheses
+    have finished or after ``max_new_tokens`` steps. Returns up to ``beam_width`` hypotheses
+    (BOS … EOS, or unfinished ones if too few finished) with their summed log-probability,
+    best first by log-probability / lp(length written); width 1 is greedy decoding.
+    """
+    check_positive(max_new_tokens=max_new_tokens, beam_width=beam_width)
+    if src.dim() != 2 or src.size(0) != 1:
+        raise ValueError(f"beam_search translates one source at a time, (1, L_s); got {tuple(src.shape)}")
+    was_training = model.training
+    model.eval()
+    try:
+        memory, src_mask, _ = model.encode(src)
+        cache = new_cache(len(model.decoder.layers))
+        beams, scores, finished = [[bos_id]], [0.0], []
+        for step in range(max_new_tokens):
+            last = torch.tensor([[b[-1]] for b in beams], device=src.device)  # (beams, 1)
+            logits = model.decode(last, memory, src_mask, cache=cache, offset=step)[0][:, -1]  # (beams, V)
+            logp = logits.double().log_softmax(dim=-1).tolist()
+            ranked = sorted(((scores[i] + lp, i, tok) for i, row in enumerate(logp) for tok, lp in enumerate(row)),
+                            key=lambda c: (-c[0], c[1], c[2]))[:beam_width]
+            keep = [(s, i, tok) for s, i, tok in ranked if tok != eos_id]
+            finished += [(beams[i] + [tok], s) for s, i, tok in ranked if tok == eos_id]
+            if len(finished) >= beam_width or not keep:
+                break
+            parents = torch.tensor([i for _, i, _ in keep], device=src.device)
+            reorder_cache(cache, parents)
+            beams = [beams[i] + [tok] for _, i, tok in keep]
+            scores = [s for s, _, _ in keep]
+        hyps = finished if len(finished) >= beam_width else finished + list(zip(beams, scores))
+        hyps.sort(key=lambda h: -h[1] / length_penalty(len(h[0]) - 1, alpha))
+        return hyps[:beam_width]
     finally:
         model.train(was_training)
 

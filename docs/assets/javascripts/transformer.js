@@ -1,11 +1,15 @@
 // @ts-check
-// The course's encoder–decoder in plain JavaScript: the forward pass the widgets run the site's
-// trained models with (lessons 1 and 8), and beside each forward function its backward
-// (…Backward), for lesson 8's trainer (trainer.js). It follows tutorial_code/ file by file with
-// its names: attention.py → multihead.py → position.py → layers.py → models.py → generate.py.
+// The course's encoder–decoder (and its decoder-only variant) in plain JavaScript: the forward
+// pass the widgets run the site's trained models with (lessons 1 and 8), and beside each forward
+// function its backward (…Backward), for lesson 8's trainer (trainer.js). It follows
+// tutorial_code/ file by file with its names: attention.py → multihead.py → position.py →
+// layers.py → models.py → generate.py.
 // A (B, L, D) tensor is here a matrix (B·L, D), the sequences' rows one after the other. Weights:
 // the build's export (pagedata/model_export.py), named as in state_dict(). Tests compare outputs
-// and every gradient with PyTorch.
+// and every gradient with PyTorch. Generation (generate.py: greedy, and beam search for the
+// translator) keeps each decoder layer's keys and values in a cache (newCache), as the Python
+// does, so each step computes only the newest position; a step's other arrays come from an
+// arena reused at the next step, the cache's never (appendToCache, reorderCache).
 // Top-level `var`, as CourseMath (maths.js): a global of the page and of the trainer's worker,
 // typed from the code below.
 var Transformer = (function () {
@@ -16,6 +20,10 @@ var Transformer = (function () {
   /** @typedef {{arrays: Float32Array[], next: number}} Arena */
   /** @typedef {((i: number, j: number) => boolean) | null | undefined} Mask  true: "may attend" */
   /** @typedef {{b?: number, head?: number, dK: number, Lq: number, Lk: number, qRow: number, kRow: number, col: number}} Part */
+  // one attention's key/value cache (multihead.py's cache["k"], cache["v"]): k and v hold `stride`
+  // rows per sequence, the first `length` of them filled; sequence b's keys from row b·stride
+  /** @typedef {{k?: Matrix, v?: Matrix, length?: number, stride?: number}} AttentionCache */
+  /** @typedef {{self?: AttentionCache, cross?: AttentionCache}} LayerCache  one decoder layer's (layers.py) */
 
   // ---- matrices
   // a matrix is {rows, cols, data: Float32Array}, row-major like a contiguous torch tensor
@@ -256,26 +264,81 @@ var Transformer = (function () {
   // ---- multihead.py
   // Only attention looks at one sequence (rows b·L …) at a time. split_heads and merge_heads are
   // a choice of columns (head h: d_k from h·d_k) that attendHead uses in place: no copies.
-  // where each (sequence, head) lies, sequence by sequence
-  function parts(B, nHeads, dK, Lq, Lk) {
+  // where each (sequence, head) lies, sequence by sequence; sequence b's keys start at row
+  // b·kStride (kStride = Lk, or a cache's stride)
+  function parts(B, nHeads, dK, Lq, Lk, kStride) {
     /** @type {Part[]} */
     const out = [];
     for (let b = 0; b < B; b++) {
-      for (let head = 0; head < nHeads; head++) out.push({ b: b, head: head, dK: dK, Lq: Lq, Lk: Lk, qRow: b * Lq, kRow: b * Lk, col: head * dK });
+      for (let head = 0; head < nHeads; head++) {
+        out.push({ b: b, head: head, dK: dK, Lq: Lq, Lk: Lk, qRow: b * Lq, kRow: b * (kStride || Lk), col: head * dK });
+      }
     }
     return out;
   }
 
+  // torch.cat([cache["k"], k], dim=2) for B sequences of L new rows each, without copying the
+  // past at every step: the cache keeps room (stride rows per sequence) and doubles it when full.
+  // Its arrays are made here with matrix(), never taken from an arena, so they outlive the step
+  // (an arena hands its arrays out again at the next step).
+  /** @param {AttentionCache} cache @param {Matrix} k @param {Matrix} v @param {number} B */
+  function appendToCache(cache, k, v, B) {
+    const L = k.rows / B, D = k.cols, past = cache.length || 0, need = past + L;
+    if (!cache.k || !cache.v || need > (cache.stride || 0)) {
+      const stride = Math.max(need, 2 * (cache.stride || 0), 16), grown = [matrix(B * stride, D), matrix(B * stride, D)];
+      if (cache.k && cache.v) {
+        [cache.k, cache.v].forEach(function (old, i) {
+          for (let b = 0; b < B; b++) {
+            const from = b * (cache.stride || 0) * D;
+            grown[i].data.set(old.data.subarray(from, from + past * D), b * stride * D);
+          }
+        });
+      }
+      cache.k = grown[0];
+      cache.v = grown[1];
+      cache.stride = stride;
+    }
+    const stride = /** @type {number} */ (cache.stride);
+    for (let b = 0; b < B; b++) {
+      cache.k.data.set(k.data.subarray(b * L * D, (b + 1) * L * D), (b * stride + past) * D);
+      cache.v.data.set(v.data.subarray(b * L * D, (b + 1) * L * D), (b * stride + past) * D);
+    }
+    cache.length = need;
+  }
+
   // MultiHeadAttention.forward over a batch: masks[b] sequence b's mask, xKV null for
   // self-attention, scale as its scale=. Returns {output, weights[h]} (stacked (B·L_q, L_k)) and
-  // what the backward needs.
+  // what the backward needs. cache (generation): self-attention appends this step's keys and
+  // values to it and attends over all it holds; cross-attention projects xKV (the encoder
+  // output) at the first step only and reuses it.
   /** @typedef {{W_Q: LinearParams, W_K: LinearParams, W_V: LinearParams, W_O: LinearParams}} AttentionParams */
   /** @param {AttentionParams} p @param {number} nHeads @param {Matrix} xQ @param {Matrix | null} xKV @param {Mask[]} masks
-   *  @param {?number} scale @param {Arena} [mem] */
-  function multiHeadAttention(p, nHeads, xQ, xKV, masks, scale, mem) {
-    const source = xKV || xQ, B = masks.length, Lq = xQ.rows / B, Lk = source.rows / B;
-    const q = linear(xQ, p.W_Q, mem), k = linear(source, p.W_K, mem), v = linear(source, p.W_V, mem);
-    const merged = alloc(mem, xQ.rows, q.cols), at = parts(B, nHeads, q.cols / nHeads, Lq, Lk);
+   *  @param {?number} scale @param {Arena} [mem] @param {AttentionCache} [cache] */
+  function multiHeadAttention(p, nHeads, xQ, xKV, masks, scale, mem, cache) {
+    const source = xKV || xQ, B = masks.length, Lq = xQ.rows / B;
+    const q = linear(xQ, p.W_Q, mem);
+    let k, v, Lk = source.rows / B, stride = Lk;
+    if (cache && xKV && cache.k && cache.v) {
+      k = cache.k;  // the encoder output does not change between steps
+      v = cache.v;
+      Lk = /** @type {number} */ (cache.length);
+      stride = /** @type {number} */ (cache.stride);
+    } else if (cache && xKV) {
+      k = cache.k = linear(source, p.W_K);  // kept by the cache: no arena
+      v = cache.v = linear(source, p.W_V);
+      cache.length = cache.stride = Lk;
+    } else {
+      k = linear(source, p.W_K, mem);
+      v = linear(source, p.W_V, mem);
+      if (cache) {
+        appendToCache(cache, k, v, B);  // (B, past + L_q) keys: the cache's rows
+        k = /** @type {Matrix} */ (cache.k);
+        v = /** @type {Matrix} */ (cache.v);
+        Lk = /** @type {number} */ (cache.length);
+        stride = /** @type {number} */ (cache.stride);
+      }
+    }
+    const merged = alloc(mem, xQ.rows, q.cols), at = parts(B, nHeads, q.cols / nHeads, Lq, Lk, stride);
     /** @type {Matrix[]} */
     const weights = [];
     for (let head = 0; head < nHeads; head++) weights.push(alloc(mem, B * Lq, Lk));
@@ -359,15 +422,25 @@ var Transformer = (function () {
     }, mem);
   }
 
-  function decoderLayer(p, cfg, x, memory, selfMasks, memoryMasks, mem) {
+  // DecoderLayer: masked self-attention, cross-attention to the encoder output (a decoder-only
+  // model's layers have none: no p.cross_attn), then the FFN. cache: this layer's {self, cross}
+  // (generation; layers.py's cache.setdefault("self", {}))
+  /** @param {LayerCache} [cache] */
+  function decoderLayer(p, cfg, x, memory, selfMasks, memoryMasks, mem, cache) {
+    const selfCache = cache ? (cache.self = cache.self || {}) : undefined;
     const s = sublayerConnection(p.sublayer1, cfg, x, function (y) {
-      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMasks, cfg.attention_scale, mem);
+      return multiHeadAttention(p.self_attn, cfg.n_heads, y, null, selfMasks, cfg.attention_scale, mem, selfCache);
     }, mem);
-    const c = sublayerConnection(p.sublayer2, cfg, s.x, function (y) {
-      return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMasks, cfg.attention_scale, mem);
-    }, mem);
-    const f = sublayerConnection(p.sublayer3, cfg, c.x, function (y) { return positionwiseFeedForward(p.ffn, y, mem); }, mem);
-    return { x: f.x, selfWeights: s.weights, crossWeights: c.weights, s: s, c: c, f: f };
+    let c = null;
+    if (p.cross_attn) {
+      if (!memory) throw new Error("this decoder layer has cross-attention, so it needs the encoder output (memory)");
+      const crossCache = cache ? (cache.cross = cache.cross || {}) : undefined;
+      c = sublayerConnection(p.sublayer2, cfg, s.x, function (y) {
+        return multiHeadAttention(p.cross_attn, cfg.n_heads, y, memory, memoryMasks, cfg.attention_scale, mem, crossCache);
+      }, mem);
+    }
+    const f = sublayerConnection(p.sublayer3, cfg, (c || s).x, function (y) { return positionwiseFeedForward(p.ffn, y, mem); }, mem);
+    return { x: f.x, selfWeights: s.weights, crossWeights: c ? c.weights : null, s: s, c: c, f: f };
   }
 
   // backward; the cross-attention's gradient for the encoder output is added into dMemory
@@ -396,19 +469,22 @@ var Transformer = (function () {
   const tables = new Map();
   function tableFor(length, D) {
     let pe = tables.get(D);
-    if (!pe || pe.rows < length) { pe = sinusoidalTable(Math.max(length, 64), D); tables.set(D, pe); }
+    // at least doubled when it grows, as position.py does, so that generating token by token
+    // does not rebuild it at every step
+    if (!pe || pe.rows < length) { pe = sinusoidalTable(Math.max(length, 64, 2 * (pe ? pe.rows : 0)), D); tables.set(D, pe); }
     return pe.data;
   }
 
-  // seqs: B lists of token ids of one length L → (B·L, D); row b·L + i is position i
-  function embed(model, seqs, mem) {
-    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, L = seqs[0].length;
+  // seqs: B lists of token ids of one length L → (B·L, D); row b·L + i is position offset + i
+  // (offset: the first position's index, after that many cached ones)
+  function embed(model, seqs, mem, offset) {
+    const D = model.cfg.d_model, W = model.params.embed.tokens.weight.data, L = seqs[0].length, o = offset || 0;
     const x = alloc(mem, seqs.length * L, D), scale = Math.sqrt(D);
-    const table = model.cfg.position !== "none" ? tableFor(L, D) : null;
+    const table = model.cfg.position !== "none" ? tableFor(o + L, D) : null;
     seqs.forEach(function (tokens, b) {
       for (let i = 0; i < L; i++) {
         const row = (b * L + i) * D;
-        for (let j = 0; j < D; j++) x.data[row + j] = W[tokens[i] * D + j] * scale + (table ? table[i * D + j] : 0);
+        for (let j = 0; j < D; j++) x.data[row + j] = W[tokens[i] * D + j] * scale + (table ? table[(o + i) * D + j] : 0);
       }
     });
     return x;
@@ -476,18 +552,27 @@ var Transformer = (function () {
     return out;
   }
 
+  // future_mask: target position i (after `offset` cached ones) may see keys j ≤ offset + i
+  /** @param {number} offset @returns {(i: number, j: number) => boolean} */
+  function futureMask(offset) {
+    if (!offset) return CourseMath.causalMask;  // only j ≤ i
+    return function (i, j) { return j <= offset + i; };
+  }
+
   // EncoderDecoderTransformer.decode: B tgt id lists → logits (B·L_t, V), cross weights per
-  // layer; lastOnly: each sequence's last position only (B, V), all greedy decoding needs
-  /** @param {Model} model @param {number[][]} tgts @param {Matrix} memory @param {Mask[]} srcMasks @param {boolean} lastOnly
-   *  @param {Arena} [mem] */
-  function decode(model, tgts, memory, srcMasks, lastOnly, mem) {
+  // layer; lastOnly: each sequence's last position only (B, V), all greedy decoding needs.
+  // cache (newCache, generation): the tgts are the newest tokens, after `offset` cached ones.
+  // A decoder-only model decodes with memory and srcMasks null (decoderOnly below).
+  /** @param {Model} model @param {number[][]} tgts @param {Matrix | null} memory @param {Mask[] | null} srcMasks
+   *  @param {boolean} lastOnly @param {Arena} [mem] @param {LayerCache[]} [cache] @param {number} [offset] */
+  function decode(model, tgts, memory, srcMasks, lastOnly, mem, cache, offset) {
     const cfg = model.cfg;
     const selfWs = [], crossWs = [];
     const layers = [];
-    const causal = sameLength(tgts).map(function () { return CourseMath.causalMask; });  // only j ≤ i
-    let x = embed(model, tgts, mem);
-    model.params.decoder.layers.forEach(function (p) {
-      const r = decoderLayer(p, cfg, x, memory, causal, srcMasks, mem);
+    const causal = sameLength(tgts).map(function () { return futureMask(offset || 0); });
+    let x = embed(model, tgts, mem, offset);
+    model.params.decoder.layers.forEach(function (p, l) {
+      const r = decoderLayer(p, cfg, x, memory, causal, srcMasks, mem, cache ? cache[l] : undefined);
       x = r.x;
       selfWs.push(r.selfWeights);
       crossWs.push(r.crossWeights);
@@ -496,6 +581,14 @@ var Transformer = (function () {
     const h = finalNorm(model, "decoder", x, mem), last = lastOnly ? lastRows(h, tgts.length, mem) : h;
     return { logits: linear(last, model.params.out, mem), selfWeights: selfWs, crossWeights: crossWs,
              tgts: tgts, layers: layers, h: h };
+  }
+
+  // DecoderOnlyTransformer.forward: B token lists → next-token logits (B·L, V) (lastOnly: (B, V))
+  // and the self-attention weights per layer; cache and offset as decode's
+  /** @param {Model} model @param {number[][]} tokens @param {boolean} lastOnly @param {Arena} [mem]
+   *  @param {LayerCache[]} [cache] @param {number} [offset] */
+  function decoderOnly(model, tokens, lastOnly, mem, cache, offset) {
+    return decode(model, tokens, null, null, lastOnly, mem, cache, offset);
   }
 
   // backward of a whole-sequence decode (lastOnly false); returns the gradient of the memory
@@ -568,46 +661,165 @@ var Transformer = (function () {
   }
 
   // ---- generate.py
-  // greedy_decode without a cache: each step runs the whole prefix again, for B sources at once
-  // (a sequence that has written EOS goes on with the others; what follows its EOS is dropped,
-  // the causal mask keeps it from changing what came before). keepSteps: each step's cross
-  // weights ([layer][head] over the source) and the encoder's.
-  /** @typedef {{token: number, cross: Float32Array[][]}} DecodeStep */
+  // new_cache: one empty {} per decoder layer; the attention calls fill in its "self" and "cross"
+  /** @param {number} nLayers @returns {LayerCache[]} */
+  function newCache(nLayers) {
+    /** @type {LayerCache[]} */
+    const cache = [];
+    for (let l = 0; l < nLayers; l++) cache.push({});
+    return cache;
+  }
+
+  // argmax of each of the B rows of logits (B, V), the first of equal maxima as torch.argmax
+  function argmaxRows(logits) {
+    const V = logits.cols, out = [];
+    for (let b = 0; b < logits.rows; b++) {
+      let best = 0;
+      for (let v = 1; v < V; v++) if (logits.data[b * V + v] > logits.data[b * V + best]) best = v;
+      out.push(best);
+    }
+    return out;
+  }
+
+  /** @typedef {{useCache?: boolean, stopAtEos?: boolean}} GenerateOptions  both true unless false */
+  /** @typedef {(inputs: number[][], cache: LayerCache[] | null, offset: number, mem: Arena) => any} Step */
+
+  // greedy_loop, which both generators share: step(inputs, cache, offset, mem) returns {logits
+  // (B, V) of each sequence's last position, …}. With the cache only the newest tokens go in;
+  // without it the whole prefix, every step. A sequence that has written EOS gets pad_id from
+  // then on, as in the Python. onStep(out, next, n) sees each step's output before the next
+  // step, which reuses its arrays: every step's matrices come from one arena (mem), the cache's
+  // never (appendToCache), so what the cache holds survives from step to step.
+  /** @param {Step} step @param {number[][]} tokens @param {number} nLayers @param {number} maxNewTokens
+   *  @param {GenerateOptions} opts @param {Tokens} t @param {(out: any, next: number[], n: number) => void} [onStep] */
+  function greedyLoop(step, tokens, nLayers, maxNewTokens, opts, t, onStep) {
+    const useCache = opts.useCache !== false, eos = opts.stopAtEos === false ? null : t.eos_id;
+    const cache = useCache ? newCache(nLayers) : null, mem = arena();
+    const done = tokens.map(function () { return false; });
+    let inputs = tokens, offset = 0;
+    tokens = tokens.map(function (row) { return row.slice(); });
+    for (let n = 0; n < maxNewTokens; n++) {
+      mem.next = 0;
+      const out = useCache ? step(inputs, cache, offset, mem) : step(tokens, null, 0, mem);
+      if (useCache) offset += inputs[0].length;
+      const next = argmaxRows(out.logits).map(function (id, b) { return done[b] ? t.pad_id : id; });
+      if (onStep) onStep(out, next, n);
+      next.forEach(function (id, b) {
+        tokens[b].push(id);
+        if (eos !== null && id === eos) done[b] = true;
+      });
+      inputs = next.map(function (id) { return [id]; });
+      if (done.every(Boolean)) break;
+    }
+    return tokens;
+  }
+
+  // generate: continue each prompt (B lists of one length) of a decoder-only model greedily
+  /** @param {Model} model @param {number[][]} prompts @param {number} maxNewTokens @param {GenerateOptions} [opts]
+   *  @returns {number[][]} */
+  function generate(model, prompts, maxNewTokens, opts) {
+    return greedyLoop(function (x, cache, offset, mem) {
+      return decoderOnly(model, x, true, mem, cache || undefined, offset);
+    }, sameLength(prompts), model.cfg.n_layers, maxNewTokens, opts || {}, model.tokens);
+  }
+
+  // greedy_decode for B sources at once: the encoder runs once, and with the cache (the default)
+  // cross-attention projects its output once too. A sequence that has written EOS goes on with
+  // the others, fed padding; its tokens end at its EOS. keepSteps: each step's logits (the next
+  // token's scores, (V)) and cross weights ([layer][head] over the source) and the encoder's.
+  /** @typedef {{token: number, cross: Float32Array[][], logits: Float32Array}} DecodeStep */
   /** @param {Model} model @param {number[][]} srcs @param {number} maxNewTokens @param {boolean} [keepSteps]
+   *  @param {GenerateOptions} [opts]
    *  @returns {{tokens: number[], steps?: DecodeStep[], encoderWeights?: Matrix[][]}[]} */
-  function greedyDecodeBatch(model, srcs, maxNewTokens, keepSteps) {
-    const t = model.tokens, enc = encode(model, srcs);
-    const prefixes = srcs.map(function () { return [t.bos_id]; });
+  function greedyDecodeBatch(model, srcs, maxNewTokens, keepSteps, opts) {
+    const t = model.tokens, enc = encode(model, srcs), o = opts || {}, stop = o.stopAtEos !== false;
     const runs = srcs.map(function () { return { tokens: [t.bos_id], steps: /** @type {DecodeStep[]} */ ([]), done: false }; });
-    for (let n = 0; n < maxNewTokens && runs.some(function (r) { return !r.done; }); n++) {
-      const out = decode(model, prefixes, enc.memory, enc.srcMasks, true);
+    greedyLoop(function (x, cache, offset, mem) {
+      return decode(model, x, enc.memory, enc.srcMasks, true, mem, cache || undefined, offset);
+    }, srcs.map(function () { return [t.bos_id]; }), model.cfg.n_layers, maxNewTokens, o, t, function (out, next, n) {
       runs.forEach(function (run, b) {
-        const last = out.logits.data.subarray(b * out.logits.cols, (b + 1) * out.logits.cols);  // the next token's scores
-        let next = 0;  // argmax, the first of equal maxima as torch.argmax
-        for (let v = 1; v < last.length; v++) if (last[v] > last[next]) next = v;
-        prefixes[b].push(next);
         if (run.done) return;
-        run.tokens.push(next);
+        run.tokens.push(next[b]);
         if (keepSteps) {
-          const row = b * (n + 1) + n;  // this sequence's last query row in the stacked weights
+          const Lq = out.crossWeights[0][0].rows / srcs.length, row = b * Lq + Lq - 1;  // this sequence's last query
           const cross = out.crossWeights.map(function (heads) {
             return heads.map(function (w) { return w.data.slice(row * w.cols, (row + 1) * w.cols); });
           });
-          run.steps.push({ token: next, cross: cross });
+          const V = out.logits.cols;
+          run.steps.push({ token: next[b], cross: cross, logits: out.logits.data.slice(b * V, (b + 1) * V) });
         }
-        if (next === t.eos_id) run.done = true;
+        if (stop && next[b] === t.eos_id) run.done = true;
       });
-    }
+    });
     return runs.map(function (r) {
       return keepSteps ? { tokens: r.tokens, steps: r.steps, encoderWeights: enc.weights } : { tokens: r.tokens };
     });
   }
 
   // one source, with each step's cross-attention and the encoder's weights (what the widgets draw)
-  /** @param {Model} model @param {number[]} src @param {number} maxNewTokens
+  /** @param {Model} model @param {number[]} src @param {number} maxNewTokens @param {GenerateOptions} [opts]
    *  @returns {{tokens: number[], steps: DecodeStep[], encoderWeights: Matrix[][]}} */
-  function greedyDecode(model, src, maxNewTokens) {
-    return /** @type {any} */ (greedyDecodeBatch(model, [src], maxNewTokens, true)[0]);
+  function greedyDecode(model, src, maxNewTokens, opts) {
+    return /** @type {any} */ (greedyDecodeBatch(model, [src], maxNewTokens, true, opts)[0]);
+  }
+
+  // reorder_cache: hypothesis b of the next step extends parents[b], so it gets that one's
+  // cached keys and values (self and cross), copied into new arrays
+  /** @param {LayerCache[]} cache @param {number[]} parents */
+  function reorderCache(cache, parents) {
+    cache.forEach(function (layer) {
+      [layer.self, layer.cross].forEach(function (part) {
+        if (!part || !part.k || !part.v) return;
+        const stride = /** @type {number} */ (part.stride), n = /** @type {number} */ (part.length) * part.k.cols;
+        ["k", "v"].forEach(function (name) {
+          const old = /** @type {Matrix} */ (part[name]), out = matrix(parents.length * stride, old.cols);
+          parents.forEach(function (from, b) { out.data.set(old.data.subarray(from * stride * old.cols, from * stride * old.cols + n), b * stride * old.cols); });
+          part[name] = out;
+        });
+      });
+    });
+  }
+
+  // length_penalty: GNMT's lp(Y) = ((5 + |Y|) / 6)^α (Wu et al. 2016)
+  function lengthPenalty(length, alpha) { return Math.pow((5 + length) / 6, alpha); }
+
+  // beam_search for one source: the beamWidth best hypotheses by summed log-probability (ties:
+  // the better-ranked hypothesis, then the smaller token id), those that wrote EOS set aside;
+  // stops when beamWidth have finished or after maxNewTokens steps; returns them (unfinished
+  // ones too if too few finished) best first by score / lp(length written), with the cache
+  /** @param {Model} model @param {number[]} src @param {number} maxNewTokens @param {number} beamWidth
+   *  @param {number} [alpha] @returns {{tokens: number[], score: number}[]} */
+  function beamSearch(model, src, maxNewTokens, beamWidth, alpha) {
+    const t = model.tokens, a = alpha === undefined ? 0.6 : alpha, enc = encode(model, [src]);
+    const cache = newCache(model.cfg.n_layers), mem = arena();
+    let beams = [[t.bos_id]], scores = [0];
+    /** @type {{tokens: number[], score: number}[]} */
+    let finished = [];
+    for (let step = 0; step < maxNewTokens; step++) {
+      mem.next = 0;
+      const masks = beams.map(function () { return enc.srcMasks[0]; });
+      const out = decode(model, beams.map(function (b) { return [b[b.length - 1]]; }), enc.memory, masks, true, mem, cache, step);
+      const V = out.logits.cols, L = out.logits.data, ranked = [];
+      for (let i = 0; i < beams.length; i++) {
+        let max = -Infinity, total = 0;
+        for (let v = 0; v < V; v++) max = Math.max(max, L[i * V + v]);
+        for (let v = 0; v < V; v++) total += Math.exp(L[i * V + v] - max);
+        const lse = max + Math.log(total);
+        for (let v = 0; v < V; v++) ranked.push({ score: scores[i] + (L[i * V + v] - lse), parent: i, token: v });
+      }
+      ranked.sort(function (x, y) { return y.score - x.score || x.parent - y.parent || x.token - y.token; });
+      const best = ranked.slice(0, beamWidth), keep = best.filter(function (c) { return c.token !== t.eos_id; });
+      best.forEach(function (c) { if (c.token === t.eos_id) finished.push({ tokens: beams[c.parent].concat([c.token]), score: c.score }); });
+      if (finished.length >= beamWidth || !keep.length) break;
+      reorderCache(cache, keep.map(function (c) { return c.parent; }));
+      beams = keep.map(function (c) { return beams[c.parent].concat([c.token]); });
+      scores = keep.map(function (c) { return c.score; });
+    }
+    const hyps = finished.length >= beamWidth ? finished
+      : finished.concat(beams.map(function (b, i) { return { tokens: b, score: scores[i] }; }));
+    return hyps.map(function (h, i) { return { h: h, i: i }; }).sort(function (x, y) {
+      return y.h.score / lengthPenalty(y.h.tokens.length - 1, a) - x.h.score / lengthPenalty(x.h.tokens.length - 1, a) || x.i - y.i;
+    }).slice(0, beamWidth).map(function (x) { return x.h; });
   }
 
   // ---- loading the exported files
@@ -672,7 +884,8 @@ var Transformer = (function () {
   const api = {
     scaledDotProductAttention: scaledDotProductAttention, multiHeadAttention: multiHeadAttention,
     sinusoidalTable: sinusoidalTable, encode: encode, decode: decode, greedyDecode: greedyDecode,
-    greedyDecodeBatch: greedyDecodeBatch,
+    greedyDecodeBatch: greedyDecodeBatch, decoderOnly: decoderOnly, generate: generate, newCache: newCache,
+    beamSearch: beamSearch,
     fromBuffers: fromBuffers, fromTensors: fromTensors, loadModel: loadModel, matrix: matrix,
     // training (trainer.js)
     seq2seqLoss: seq2seqLoss, grads: grads, crossEntropy: crossEntropy, arena: arena,

@@ -46,14 +46,15 @@ SCRIPTS = {
     "rope": "position.js", "block": "block.js",                                 # lessons 5-7
     "reversal": "reversal.js", "checkpoints": "checkpoints.js", "visibility": "visibility.js",  # 8
     "train": "train.js",                                                        # 8
-    "n2": "cost.js", "kvcache": "cost.js",                                      # lesson 9
+    "n2": "cost.js", "kvcache": "cost.js", "kvmeasure": "kv_measure.js",        # lesson 9
 }
 FORWARD_PASS = "../transformer.js"  # relative to widgets/
 # widgets that draw in figure colours get each role's colour and its name in the page's language
 # (drawing/plotting.py COLORS and COLOR_NAMES) as data["colours"], so a label names the colour
 # the widget draws in: {"rope": {"q": "scaled", "k": "raw"}} gives data["colours"]["k"] =
 # {"hex": "#D55E00", "name": "주홍색"} on a Korean page
-COLOURS = {"rope": {"q": "scaled", "k": "raw"}}
+COLOURS = {"rope": {"q": "scaled", "k": "raw"},
+           "kvmeasure": {"cache": "scaled", "no_cache": "raw"}}  # as lesson 9's figure of the KV cache
 # the maths the widgets and the forward pass share (softmax, matmul, the sinusoidal table, masks,
 # the SVG helper): loaded first on every page with a widget
 MATHS = "../maths.js"

@@ -17,9 +17,40 @@ MIB = 2**20
 
 
 def page_data(cfg, results: dict, files, out_dir) -> dict:
-    return {"widgets": cost_widgets(cfg),  # lesson 9's calculator and step counter
+    return {"widgets": {**cost_widgets(cfg),  # lesson 9's calculator and step counter
+                        "kvmeasure": kv_measure(cfg, results)},  # and its "measure on this device"
             "kv_memory": kv_memory(cfg),   # the closing page: what the cache holds
             "crossover": score_crossover()}
+
+
+MEASURE_REPEATS = 3  # the reader's browser times each length and mode this many times (median)
+
+
+def kv_measure(cfg, results: dict) -> dict:
+    """Lesson 9's "measure on this device": what the page times and what it is drawn beside.
+
+    The page builds the model the ``cost`` experiment timed (its sizes; random weights, as that
+    model's were, since the time does not depend on their values), generates each of its
+    lengths from a one-token prompt with and without the cache, and draws milliseconds per
+    token beside this build's PyTorch numbers. ``n_parameters`` is checked against the
+    experiment's count (CHECKS), so the two cannot time different models.
+    """
+    mcfg = tc.TransformerConfig(vocab_size=cfg.vocab_size)  # as cost.kv_cache_speed builds it
+    kv, device = results["kv"], results["device"]
+    model = tc.DecoderOnlyTransformer(mcfg)
+    config = {k: getattr(mcfg, k) for k in ("vocab_size", "d_model", "n_heads", "d_ff", "n_layers",
+                                             "norm_first", "position", "pad_id")}
+    return {"config": {**config, "eps": model.decoder.layers[0].sublayer1.norm.eps},
+            "n_parameters": tc.count_parameters(model)["total"],
+            "parameters_match": int(tc.count_parameters(model)["total"] == kv["n_parameters"]["total"]),
+            "lengths": list(kv["lengths"]), "repeats": min(MEASURE_REPEATS, cfg.gen_repeats), "seed": cfg.seed,
+            "pytorch": {"device": device["name"], "type": device["type"], "threads": device["threads"],
+                        "torch": device["torch"],
+                        "rows": [{"N": r["N"], "cache_ms": 1000 * r["cache_s"] / r["N"],
+                                  "no_cache_ms": 1000 * r["no_cache_s"] / r["N"]} for r in kv["rows"]]}}
+
+
+CHECKS = {"widgets.kvmeasure.parameters_match": (1, 1)}  # the page times the model lesson 9 timed
 
 
 LESSON_9 = "docs/{lang}/lessons/cost-and-impact.md"
