@@ -137,6 +137,9 @@ def test_enter_again_stops_the_measurement(site_page, site_url):
     widget.locator("button").focus()
     site_page.keyboard.press("Enter")
     site_page.wait_for_selector(f'{WIDGET}[data-state="measuring"]')
+    # a person presses again a moment later (pressed within the same millisecond, the second
+    # Enter does not reach the button in Chromium; not understood, noted for the next round)
+    site_page.wait_for_timeout(300)
     site_page.keyboard.press("Enter")
     site_page.wait_for_selector(f'{WIDGET}[data-state="stopped"]', timeout=5_000)
     assert widget.locator("button").inner_text() == "Measure again"

@@ -16,19 +16,19 @@
     ko: {
       title: "이 기기에서 재기: KV 캐시가 있을 때와 없을 때의 생성 시간",
       intro: function (m, n) {
-        return "위의 측정과 같은 크기의 디코더 전용 모델(D " + m.d_model + ", 헤드 " + m.n_heads + "개, 층 수 N = " +
-          m.n_layers + ", 무작위 값의 파라미터 " + n + "개)로 이 브라우저의 JavaScript가 토큰을 생성하는 시간을 잽니다. " +
-          "점선은 이 사이트를 빌드한 기기에서 PyTorch로 잰 값입니다.";
+        return "위에서 잰 모델과 같은 크기의 디코더 전용 모델(D " + m.d_model + ", 헤드 " + m.n_heads + "개, 층 수 N = " +
+          m.n_layers + ", 파라미터 " + n + "개를 무작위 값으로 채운 모델)로 이 브라우저의 JavaScript가 토큰을 생성하는 시간을 잽니다. " +
+          "점선은 이 사이트를 만든 기기에서 PyTorch로 잰 값입니다.";
       },
       measure: "이 기기에서 재기", stop: "멈추기", again: "다시 재기",
       x: "생성한 토큰 수 T (로그 눈금)", y: "토큰당 시간 (ms, 로그 눈금)",
       plot: "생성한 토큰 수에 따른 토큰당 생성 시간: 이 브라우저와 PyTorch, KV 캐시를 쓸 때와 쓰지 않을 때",
       series: {
         js_cache: "이 브라우저, KV 캐시 사용", js_no_cache: "이 브라우저, 캐시 없음",
-        py_cache: "PyTorch(빌드한 기기), KV 캐시 사용", py_no_cache: "PyTorch(빌드한 기기), 캐시 없음",
+        py_cache: "PyTorch(사이트를 만든 기기), KV 캐시 사용", py_no_cache: "PyTorch(사이트를 만든 기기), 캐시 없음",
       },
       caption: "토큰당 시간 (ms, 중앙값)", corner: "T", notYet: "—",
-      device: function (p) { return "빌드한 기기: " + p.device + ", 스레드 " + p.threads + "개, PyTorch " + p.torch; },
+      device: function (p) { return "사이트를 만든 기기: " + p.device + ", 스레드 " + p.threads + "개, PyTorch " + p.torch; },
       idle: function (lengths, r) {
         return "버튼을 누르면 토큰을 " + lengths + "개씩 KV 캐시를 쓰고 또 쓰지 않고 생성해 시간을 잽니다. 길이와 방식마다 " +
           r + "번 재어 중앙값을 그립니다. 캐시 없이 길게 생성하면 몇 초 걸립니다.";
@@ -37,8 +37,8 @@
         return "재는 중: T = " + N + ", " + (cached ? "KV 캐시 사용" : "캐시 없음") + ", " + R + "번 중 " + r + "번째";
       },
       done: function (N, x, ms, py) {
-        return "다 쟀습니다. T = " + N + "에서 이 브라우저는 KV 캐시로 " + x + "배 빨랐고, 토큰 하나에 " + ms +
-          " ms 걸렸습니다(빌드한 기기의 PyTorch는 " + py + " ms).";
+        return "측정을 마쳤습니다. T = " + N + "에서 이 브라우저는 KV 캐시로 " + x + "배 빨랐고, KV 캐시를 쓰면 토큰 하나에 " + ms +
+          " ms 걸렸습니다(사이트를 만든 기기의 PyTorch는 " + py + " ms).";
       },
       stopped: "멈췄습니다. 다 잰 길이까지만 그렸습니다.",
       failed: function (message) { return "잴 수 없었습니다: " + message; },
@@ -46,19 +46,19 @@
     en: {
       title: "Measure on this device: generation time with and without the KV cache",
       intro: function (m, n) {
-        return "Times your browser's JavaScript generating tokens with a decoder-only model of the size measured above (D " +
+        return "Times your browser's JavaScript generating tokens with a decoder-only model of the same size as the model timed above (D " +
           m.d_model + ", " + m.n_heads + " heads, N = " + m.n_layers + " layers, " + n + " parameters drawn at random). " +
-          "The dashed lines are PyTorch, measured on the machine that built this site.";
+          "The dashed lines are PyTorch, measured on the machine that made this site.";
       },
       measure: "Measure on this device", stop: "Stop", again: "Measure again",
       x: "tokens generated T (log scale)", y: "time per token (ms, log scale)",
       plot: "Time per generated token against the number of tokens: this browser and PyTorch, with and without the KV cache",
       series: {
         js_cache: "This browser, with the KV cache", js_no_cache: "This browser, no cache",
-        py_cache: "PyTorch (build machine), with the KV cache", py_no_cache: "PyTorch (build machine), no cache",
+        py_cache: "PyTorch (the machine that made this site), with the KV cache", py_no_cache: "PyTorch (the machine that made this site), no cache",
       },
       caption: "Time per token (ms, median)", corner: "T", notYet: "—",
-      device: function (p) { return "Build machine: " + p.device + ", " + p.threads + " thread(s), PyTorch " + p.torch; },
+      device: function (p) { return "The machine that made this site: " + p.device + ", " + p.threads + " thread(s), PyTorch " + p.torch; },
       idle: function (lengths, r) {
         return "Press the button to generate " + lengths + " tokens with the cache and without it, timing each. " +
           "Each length and mode is timed " + r + " times and the median drawn. Long generations without the cache take a few seconds.";
@@ -67,8 +67,8 @@
         return "Measuring: T = " + N + ", " + (cached ? "with the KV cache" : "no cache") + ", run " + r + " of " + R;
       },
       done: function (N, x, ms, py) {
-        return "Done. At T = " + N + " the KV cache made this browser " + x + " times faster, at " + ms +
-          " ms per token (PyTorch on the build machine: " + py + " ms).";
+        return "Done. At T = " + N + " the KV cache made this browser " + x + " times faster, with the cache taking " + ms +
+          " ms per token (PyTorch on the machine that made this site: " + py + " ms).";
       },
       stopped: "Stopped. Only the lengths measured in full are drawn.",
       failed: function (message) { return "Could not measure: " + message; },
